@@ -1,0 +1,24 @@
+// Entry point of the cilkpp translator: one .cilkpp file in, C++ out.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cilkpp {
+
+struct TranslateOptions {
+  // The .cilkpp file to translate.
+  std::string InputPath;
+  // Flags that shape parsing: -I, -isystem, -D, -U, -include, -std=.
+  std::vector<std::string> ParseArgs;
+  // Emit the serial elision (keywords removed) instead of the parallel code.
+  bool Serial = false;
+};
+
+// Translates one file. Diagnostics are printed to stderr in clang's format
+// (file:line:col: error: ...). Returns the translated C++, or std::nullopt
+// when there were errors.
+std::optional<std::string> translate(const TranslateOptions &Options);
+
+}  // namespace cilkpp

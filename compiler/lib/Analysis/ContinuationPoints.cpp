@@ -1,0 +1,138 @@
+#include "Analysis/ContinuationPoints.h"
+
+#include "Sema/ProcedureChecks.h"
+#include "Support/Diagnostics.h"
+
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+enum class Effect { Spawn, Sync, Return };
+
+struct Outstanding {
+  std::vector<bool> AtSync, AtReturn;
+  bool AtEnd = false;
+  bool EndReachable = false;
+};
+
+// May a spawned child be outstanding (not yet synced) at each sync, return
+// and the closing brace?
+Outstanding computeOutstanding(const CFG &G, const CilkProcedure &Proc) {
+  llvm::DenseMap<const Stmt *, std::pair<Effect, unsigned>> Effects;
+  for (unsigned I = 0; I < Proc.Spawns.size(); ++I) Effects[Proc.Spawns[I].Call] = {Effect::Spawn, I};
+  for (unsigned I = 0; I < Proc.Syncs.size(); ++I) Effects[Proc.Syncs[I].Marker] = {Effect::Sync, I};
+  for (unsigned I = 0; I < Proc.Returns.size(); ++I) Effects[Proc.Returns[I]] = {Effect::Return, I};
+
+  Outstanding Result;
+  Result.AtSync.assign(Proc.Syncs.size(), false);
+  Result.AtReturn.assign(Proc.Returns.size(), false);
+  std::vector<char> Out(G.getNumBlockIDs(), 0), Reached(G.getNumBlockIDs(), 0);
+  Reached[G.getEntry().getBlockID()] = 1;
+
+  // Monotone over a two-point lattice, so a few sweeps reach the fixpoint.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const CFGBlock *B : G) {
+      bool State = false, Reachable = B == &G.getEntry();
+      for (const CFGBlock::AdjacentBlock &Pred : B->preds())
+        if (const CFGBlock *P = Pred.getReachableBlock()) {
+          State |= Out[P->getBlockID()];
+          Reachable |= Reached[P->getBlockID()];
+        }
+      for (const CFGElement &E : *B) {
+        auto S = E.getAs<CFGStmt>();
+        if (!S) continue;
+        auto It = Effects.find(S->getStmt());
+        if (It == Effects.end()) continue;
+        auto [Kind, Index] = It->second;
+        if (Kind == Effect::Spawn) State = true;
+        if (Kind == Effect::Sync) {
+          if (State && !Result.AtSync[Index]) Result.AtSync[Index] = Changed = true;
+          State = false;
+        }
+        if (Kind == Effect::Return && State && !Result.AtReturn[Index])
+          Result.AtReturn[Index] = Changed = true;
+      }
+      if (Out[B->getBlockID()] != State || Reached[B->getBlockID()] != Reachable) {
+        Out[B->getBlockID()] = State;
+        Reached[B->getBlockID()] = Reachable;
+        Changed = true;
+      }
+    }
+  }
+  // Falling off the end: predecessors of the exit block not ending in a return.
+  for (const CFGBlock::AdjacentBlock &Pred : G.getExit().preds()) {
+    const CFGBlock *P = Pred.getReachableBlock();
+    if (!P || !Reached[P->getBlockID()]) continue;
+    bool EndsInReturn = false;
+    if (!P->empty())
+      if (auto Last = P->back().getAs<CFGStmt>()) EndsInReturn = isa<ReturnStmt>(Last->getStmt());
+    if (EndsInReturn) continue;
+    Result.EndReachable = true;
+    Result.AtEnd |= Out[P->getBlockID()];
+  }
+  return Result;
+}
+
+}  // namespace
+
+bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
+  const FunctionDecl *FD = Proc.Definition;
+  Stmt *Body = FD->getBody();
+  std::unique_ptr<CFG> G = CFG::buildCFG(FD, Body, &Ctx, CFG::BuildOptions());
+  if (!G) {
+    diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD->getName();
+    return false;
+  }
+  Outstanding O = computeOutstanding(*G, Proc);
+  Frame.FallsOffEnd = O.EndReachable;
+
+  for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
+    Frame.Points.push_back({PointKind::Spawn, 0, I, Proc.Spawns[I].KeywordLoc, {}});
+  for (unsigned I = 0; I < Proc.Syncs.size(); ++I)
+    if (O.AtSync[I]) Frame.Points.push_back({PointKind::Sync, 0, I, Proc.Syncs[I].KeywordLoc, {}});
+  for (unsigned I = 0; I < Proc.Returns.size(); ++I)
+    if (O.AtReturn[I]) Frame.Points.push_back({PointKind::Return, 0, I, Proc.Returns[I]->getBeginLoc(), {}});
+  if (O.AtEnd) Frame.Points.push_back({PointKind::EndOfBody, 0, 0, Body->getEndLoc(), {}});
+
+  // A return that must wait for children cannot sit where the resume clone
+  // cannot jump to.
+  ParentMap PM(Body);
+  bool Ok = true;
+  for (const ContinuationPoint &P : Frame.Points)
+    if (P.Kind == PointKind::Return)
+      if (const char *Construct = unsupportedEnclosingConstruct(PM, Proc.Returns[P.Site])) {
+        diag::report(Ctx.getDiagnostics(), P.Loc, diag::ContinuationInUnsupported) << Construct;
+        Ok = false;
+      }
+
+  // Entries follow source order, which keeps the emitted code easy to read.
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::stable_sort(Frame.Points.begin(), Frame.Points.end(), [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.Loc), SM.getExpansionLoc(B.Loc));
+  });
+  Frame.SpawnEntry.assign(Proc.Spawns.size(), 0);
+  Frame.SyncEntry.assign(Proc.Syncs.size(), 0);
+  Frame.ReturnEntry.assign(Proc.Returns.size(), 0);
+  int Entry = 0;
+  for (ContinuationPoint &P : Frame.Points) {
+    P.Entry = ++Entry;
+    switch (P.Kind) {
+      case PointKind::Spawn: Frame.SpawnEntry[P.Site] = P.Entry; break;
+      case PointKind::Sync: Frame.SyncEntry[P.Site] = P.Entry; break;
+      case PointKind::Return: Frame.ReturnEntry[P.Site] = P.Entry; break;
+      case PointKind::EndOfBody: Frame.EndEntry = P.Entry; break;
+    }
+  }
+  return Ok;
+}
+
+}  // namespace cilkpp

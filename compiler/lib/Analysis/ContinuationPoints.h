@@ -1,0 +1,15 @@
+// Continuation points: every spawn, and every sync (explicit, or implicit at
+// a return or at the closing brace) at which a spawned child may still be
+// outstanding. A forward dataflow over Clang's CFG decides the latter.
+#pragma once
+
+#include "Analysis/FrameDescription.h"
+
+#include "clang/AST/ASTContext.h"
+
+namespace cilkpp {
+
+// Fills Points, SpawnEntry, SyncEntry, ReturnEntry, EndEntry, FallsOffEnd.
+bool findContinuationPoints(clang::ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame);
+
+}  // namespace cilkpp

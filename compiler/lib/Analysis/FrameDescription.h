@@ -1,0 +1,54 @@
+// The single description of a cilk procedure's frame. Codegen derives the
+// frame struct, the fast clone, the resume clone and (later) the signature
+// table from this one object, so they cannot drift apart.
+#pragma once
+
+#include "Sema/CilkModel.h"
+
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+#include <vector>
+
+namespace cilkpp {
+
+enum class PointKind { Spawn, Sync, Return, EndOfBody };
+
+struct ContinuationPoint {
+  PointKind Kind;
+  int Entry = 0;             // value of Frame::entry that resumes here
+  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns
+  clang::SourceLocation Loc;
+  // Spawn points: fields the fast clone must store before exposing the frame
+  // (live after the spawn and held in registers on the fast path).
+  std::vector<const clang::VarDecl *> FastPathSaves;
+};
+
+struct FrameField {
+  const clang::VarDecl *Var;
+  std::string Name;
+  // Address taken: the fast clone keeps it in the frame too, so every pointer
+  // to it stays valid after a steal.
+  bool ResidentOnFastPath = false;
+};
+
+struct FrameDescription {
+  const CilkProcedure *Procedure = nullptr;
+  std::vector<FrameField> Fields;
+  std::vector<ContinuationPoint> Points;
+  std::vector<int> SpawnEntry;   // per spawn
+  std::vector<int> SyncEntry;    // per sync; 0 when nothing can be outstanding
+  std::vector<int> ReturnEntry;  // per return; 0 when no implicit sync is needed
+  int EndEntry = 0;              // implicit sync at the closing brace, or 0
+  bool FallsOffEnd = false;      // the closing brace is reachable
+  bool EagerFrame = false;       // allocate the frame at entry, not at the first spawn
+  llvm::DenseMap<const clang::VarDecl *, unsigned> FieldIndex;
+
+  const FrameField *field(const clang::VarDecl *V) const {
+    auto It = FieldIndex.find(V);
+    return It == FieldIndex.end() ? nullptr : &Fields[It->second];
+  }
+};
+
+}  // namespace cilkpp

@@ -1,0 +1,259 @@
+#include "Analysis/FrameLayout.h"
+
+#include "Support/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/LiveVariables.h"
+#include "clang/Analysis/AnalysisDeclContext.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+using VarSet = llvm::SetVector<const VarDecl *>;
+
+// Walks the body keeping the variables in scope; at each continuation point
+// everything in scope must be in the frame.
+class ScopeWalker {
+ public:
+  ScopeWalker(const CilkProcedure &Proc, const FrameDescription &Frame) {
+    for (const ContinuationPoint &P : Frame.Points) {
+      switch (P.Kind) {
+        case PointKind::Spawn: PointAt[Proc.Spawns[P.Site].Statement] = &P; break;
+        case PointKind::Sync: PointAt[Proc.Syncs[P.Site].Marker] = &P; break;
+        case PointKind::Return: PointAt[Proc.Returns[P.Site]] = &P; break;
+        case PointKind::EndOfBody: End = &P; break;
+      }
+    }
+  }
+
+  void run(const FunctionDecl *FD) {
+    Scopes.emplace_back();
+    for (const ParmVarDecl *P : FD->parameters()) declare(P);
+    walk(FD->getBody(), /*IsBody=*/true);
+  }
+
+  VarSet Fields;
+  // The first continuation point each field is in scope across.
+  llvm::DenseMap<const VarDecl *, const ContinuationPoint *> FirstPoint;
+
+ private:
+  void declare(const VarDecl *V) {
+    if (V->hasLocalStorage()) Scopes.back().push_back(V);
+  }
+
+  void reach(const ContinuationPoint *P) {
+    for (const auto &Scope : Scopes)
+      for (const VarDecl *V : Scope)
+        if (Fields.insert(V)) FirstPoint[V] = P;
+  }
+
+  void walk(const Stmt *S, bool IsBody = false) {
+    if (!S || isa<LambdaExpr>(S)) return;
+    bool Opens = isa<CompoundStmt, ForStmt, IfStmt, WhileStmt, SwitchStmt, CXXForRangeStmt, CXXCatchStmt>(S);
+    if (Opens) Scopes.emplace_back();
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D)) {
+          if (const Expr *Init = V->getInit()) walk(Init);
+          declare(V);
+        }
+    } else if (const auto *Catch = dyn_cast<CXXCatchStmt>(S)) {
+      if (const VarDecl *V = Catch->getExceptionDecl()) declare(V);
+      walk(Catch->getHandlerBlock());
+    } else {
+      for (const Stmt *Child : S->children()) walk(Child);
+    }
+    if (const ContinuationPoint *P = PointAt.lookup(S)) reach(P);
+    if (IsBody && End) reach(End);
+    if (Opens) Scopes.pop_back();
+  }
+
+  llvm::DenseMap<const Stmt *, const ContinuationPoint *> PointAt;
+  const ContinuationPoint *End = nullptr;
+  std::vector<std::vector<const VarDecl *>> Scopes;
+};
+
+// Does this use of a variable only read or overwrite its value, so that no
+// pointer or reference to it can escape?
+bool isValueUse(ParentMap &PM, const Expr *Use) {
+  const Stmt *P = PM.getParentIgnoreParens(const_cast<Expr *>(Use));
+  if (!P) return false;
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P)) return Cast->getCastKind() == CK_LValueToRValue;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Use;
+  if (const auto *UO = dyn_cast<UnaryOperator>(P)) return UO->isIncrementDecrementOp();
+  if (const auto *ME = dyn_cast<MemberExpr>(P)) return !ME->isArrow() && isValueUse(PM, ME);
+  if (isa<UnaryExprOrTypeTraitExpr>(P)) return true;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
+    return CE->getConstructor()->isTrivial() && CE->getNumArgs() == 1;
+  return false;
+}
+
+class AddressTakenFinder : public RecursiveASTVisitor<AddressTakenFinder> {
+ public:
+  AddressTakenFinder(ParentMap &PM, const VarSet &Fields) : PM(PM), Fields(Fields) {}
+  bool VisitDeclRefExpr(DeclRefExpr *DR) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (V && Fields.contains(V) && !isValueUse(PM, DR)) Taken.insert(V);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable())
+        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()); V && Fields.contains(V))
+          CapturedBy.push_back({V, C.getLocation()});
+    return true;
+  }
+  llvm::DenseSet<const VarDecl *> Taken;
+  std::vector<std::pair<const VarDecl *, SourceLocation>> CapturedBy;
+
+ private:
+  ParentMap &PM;
+  const VarSet &Fields;
+};
+
+// Frame fields are declared at namespace scope, so their types must be
+// nameable there.
+bool isNameableOutsideFunction(QualType T) {
+  while (true) {
+    T = T.getCanonicalType();
+    if (const auto *PT = T->getAs<PointerType>()) { T = PT->getPointeeType(); continue; }
+    if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr())) { T = AT->getElementType(); continue; }
+    break;
+  }
+  const TagDecl *TD = T->getAsTagDecl();
+  if (!TD) return true;
+  if (TD->getParentFunctionOrMethod()) return false;
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->isLambda()) return false;
+  return TD->getIdentifier() || TD->getTypedefNameForAnonDecl();
+}
+
+bool checkFieldType(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P) {
+  QualType T = V->getType();
+  if (!T->isReferenceType() && T.isTriviallyCopyableType(Ctx) && isNameableOutsideFunction(T)) return true;
+  const char *Across = P->Kind == PointKind::Spawn ? "spawn" : "sync";
+  DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  diag::report(Diags, V->getLocation(), diag::LiveVariableUnsupported) << V->getName() << T << Across;
+  const char *What = P->Kind == PointKind::Spawn   ? "spawn"
+                     : P->Kind == PointKind::Sync ? "sync"
+                                                  : "implicit sync at return";
+  diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
+  return false;
+}
+
+// Records, for each spawn statement, the fields live right after it.
+class SpawnLiveness : public LiveVariables::Observer {
+ public:
+  SpawnLiveness(const CilkProcedure &Proc, const VarSet &Fields) : Fields(Fields) {
+    for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
+      SiteOf[Proc.Spawns[I].Statement] = I;
+      SiteOf[Proc.Spawns[I].Call] = I;
+    }
+    Live.resize(Proc.Spawns.size());
+  }
+  void observeStmt(const Stmt *S, const CFGBlock *, const LiveVariables::LivenessValues &V) override {
+    auto It = SiteOf.find(S);
+    if (It == SiteOf.end()) return;
+    for (const VarDecl *F : Fields)
+      if (V.isLive(F)) Live[It->second].insert(F);
+  }
+  std::vector<llvm::DenseSet<const VarDecl *>> Live;
+
+ private:
+  const VarSet &Fields;
+  llvm::DenseMap<const Stmt *, unsigned> SiteOf;
+};
+
+void shareResidencyWithinDeclarations(Stmt *Body, const VarSet &Fields,
+                                      llvm::DenseSet<const VarDecl *> &Resident) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    const VarSet &Fields;
+    llvm::DenseSet<const VarDecl *> &Resident;
+    Visitor(const VarSet &F, llvm::DenseSet<const VarDecl *> &R) : Fields(F), Resident(R) {}
+    bool VisitDeclStmt(DeclStmt *DS) {
+      bool Any = false;
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D)) Any |= Resident.contains(V);
+      if (Any)
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D); V && Fields.contains(V)) Resident.insert(V);
+      return true;
+    }
+  } V(Fields, Resident);
+  V.TraverseStmt(Body);
+}
+
+}  // namespace
+
+bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
+  const FunctionDecl *FD = Proc.Definition;
+  ScopeWalker Walker(Proc, Frame);
+  Walker.run(FD);
+
+  bool Ok = true;
+  for (const VarDecl *V : Walker.Fields) Ok &= checkFieldType(Ctx, V, Walker.FirstPoint[V]);
+  if (!Ok) return false;
+
+  ParentMap PM(FD->getBody());
+  AddressTakenFinder Taken(PM, Walker.Fields);
+  Taken.TraverseStmt(FD->getBody());
+  for (const auto &[V, Loc] : Taken.CapturedBy) {
+    diag::report(Ctx.getDiagnostics(), Loc, diag::LambdaCapturesFrameVariable) << V->getName();
+    Ok = false;
+  }
+  if (!Ok) return false;
+
+  // Variables declared together are rewritten together, so they share
+  // residency.
+  llvm::DenseSet<const VarDecl *> Resident = Taken.Taken;
+  shareResidencyWithinDeclarations(FD->getBody(), Walker.Fields, Resident);
+
+  // The fast clone stores a live variable by naming it at the spawn, which
+  // would find the wrong one if it were shadowed there.
+  llvm::StringMap<unsigned> NameCount;
+  for (const VarDecl *V : Walker.Fields) ++NameCount[V->getName()];
+  for (const VarDecl *V : Walker.Fields)
+    if (NameCount[V->getName()] > 1) Resident.insert(V);
+
+  llvm::StringSet<> Used;
+  for (const VarDecl *V : Walker.Fields) {
+    std::string Name = V->getName().str();
+    for (unsigned Suffix = 1; !Used.insert(Name).second; ++Suffix)
+      Name = V->getName().str() + "_" + std::to_string(Suffix);
+    Frame.FieldIndex[V] = Frame.Fields.size();
+    Frame.Fields.push_back({V, Name, Resident.contains(V)});
+    Frame.EagerFrame |= Resident.contains(V);
+  }
+
+  if (Proc.Spawns.empty()) return true;
+  AnalysisDeclContextManager Manager(Ctx);
+  AnalysisDeclContext *ADC = Manager.getContext(FD);
+  // Liveness needs every variable reference to be a CFG element.
+  ADC->getCFGBuildOptions().setAllAlwaysAdd();
+  LiveVariables *LV = ADC ? ADC->getAnalysis<LiveVariables>() : nullptr;
+  if (!LV) {
+    diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD->getName();
+    return false;
+  }
+  SpawnLiveness Liveness(Proc, Walker.Fields);
+  LV->runOnAllBlocks(Liveness);
+  for (ContinuationPoint &P : Frame.Points) {
+    if (P.Kind != PointKind::Spawn) continue;
+    const VarDecl *Target = Proc.Spawns[P.Site].Target;
+    for (const FrameField &F : Frame.Fields)
+      if (!F.ResidentOnFastPath && F.Var != Target && Liveness.Live[P.Site].contains(F.Var))
+        P.FastPathSaves.push_back(F.Var);
+  }
+  return true;
+}
+
+}  // namespace cilkpp

@@ -1,0 +1,372 @@
+#include "CodeGen/CloneEmitter.h"
+
+#include "CodeGen/SourceText.h"
+#include "Support/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// Generated statements replace user statements on the same line, so line
+// numbers in the clone stay those of the .cilkpp file.
+class CloneBuilder {
+ public:
+  CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
+               const FastCloneAvailable &IsCilkCallee, CloneKind Kind)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
+        Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee), Kind(Kind),
+        Scratch(Ctx.getSourceManager(), Ctx.getLangOpts()), Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
+
+  std::optional<std::string> build() {
+    collectWholeStatements();
+    if (!substituteFrameAccesses()) return std::nullopt;
+    for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
+      Final.ReplaceText(statementRange(Ctx, Proc.Spawns[I].Statement), spawnText(I));
+    for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
+    for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
+    for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
+    const auto *Body = cast<CompoundStmt>(FD->getBody());
+    Final.InsertTextAfterToken(Body->getLBracLoc(), prologue());
+    Final.InsertTextBefore(Body->getRBracLoc(), epilogue());
+    return Final.getRewrittenText(fileRange(SM, Body->getSourceRange()));
+  }
+
+ private:
+  bool accessesFrame(const VarDecl *V) const {
+    const FrameField *F = Frame.field(V);
+    return F && (Kind == CloneKind::Resume || F->ResidentOnFastPath);
+  }
+  std::string fieldOf(const VarDecl *V) const { return "__frame->" + Frame.field(V)->Name; }
+  std::string text(SourceRange R) { return Scratch.getRewrittenText(fileRange(SM, R)); }
+  bool isVoid() const { return FD->getReturnType()->isVoidType(); }
+  std::string returnType() { return typeQualified(Ctx, FD->getReturnType()); }
+
+  // Statements replaced as a whole: spawns, and declarations of variables
+  // that live in the frame in this clone.
+  void collectWholeStatements() {
+    for (const SpawnSite &S : Proc.Spawns) addWholeRange(S.Statement);
+    struct Visitor : RecursiveASTVisitor<Visitor> {
+      CloneBuilder &B;
+      explicit Visitor(CloneBuilder &B) : B(B) {}
+      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+      bool VisitDeclStmt(DeclStmt *DS) {
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D); V && B.accessesFrame(V) && !B.isSpawnStatement(DS)) {
+            B.FieldDeclarations.push_back(DS);
+            B.addWholeRange(DS);
+            break;
+          }
+        return true;
+      }
+    } V(*this);
+    V.TraverseStmt(FD->getBody());
+  }
+
+  bool isSpawnStatement(const Stmt *S) const {
+    for (const SpawnSite &Site : Proc.Spawns)
+      if (Site.Statement == S) return true;
+    return false;
+  }
+
+  void addWholeRange(const Stmt *S) {
+    CharSourceRange R = statementRange(Ctx, S);
+    WholeRanges.push_back({SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd())});
+  }
+
+  bool insideWholeRange(SourceLocation Loc) const {
+    unsigned Offset = SM.getFileOffset(Loc);
+    for (auto [Begin, End] : WholeRanges)
+      if (Begin <= Offset && Offset <= End) return true;
+    return false;
+  }
+
+  // Every use of a frame variable becomes __frame->field.
+  bool substituteFrameAccesses() {
+    struct Visitor : RecursiveASTVisitor<Visitor> {
+      CloneBuilder &B;
+      bool Ok = true;
+      explicit Visitor(CloneBuilder &B) : B(B) {}
+      bool VisitDeclRefExpr(DeclRefExpr *DR) {
+        const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        if (!V || !B.accessesFrame(V)) return true;
+        SourceLocation Loc = DR->getLocation();
+        if (Loc.isMacroID()) {
+          if (!B.SM.isMacroArgExpansion(Loc)) {
+            diag::report(B.Ctx.getDiagnostics(), B.SM.getExpansionLoc(Loc), diag::ConstructUnsupported)
+                << "a variable that lives across a continuation point used inside a macro body";
+            Ok = false;
+            return true;
+          }
+          Loc = B.SM.getSpellingLoc(Loc);
+        }
+        std::string Access = B.fieldOf(V);
+        B.Scratch.ReplaceText(Loc, V->getName().size(), Access);
+        if (!B.insideWholeRange(Loc)) B.Final.ReplaceText(Loc, V->getName().size(), Access);
+        return true;
+      }
+    } V(*this);
+    V.TraverseStmt(FD->getBody());
+    return V.Ok;
+  }
+
+  // The text that initialises a variable: "5" for `int x = 5`, "{1, 2}" for
+  // `int a[2]{1, 2}`, "(3)" for `S s(3)`; empty when default-initialised.
+  std::string initializerText(const VarDecl *V, bool &IsCopyInit) {
+    const Expr *Init = V->getInit();
+    if (!Init) return "";
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Init);
+        CE && CE->getConstructor()->isDefaultConstructor() && CE->getConstructor()->isTrivial())
+      return "";
+    // Find where the initializer starts: the first '=', '{' or '(' after the
+    // name that is not inside the declarator's array bounds.
+    SourceLocation Cursor = SM.getExpansionLoc(V->getLocation()), Start;
+    for (int Brackets = 0; Start.isInvalid();) {
+      std::optional<Token> Tok = Lexer::findNextToken(Cursor, SM, LO);
+      if (!Tok || Tok->is(tok::eof)) return "";
+      Cursor = Tok->getLocation();
+      if (Tok->is(tok::l_square)) ++Brackets;
+      if (Tok->is(tok::r_square)) --Brackets;
+      if (Brackets != 0 || !Tok->isOneOf(tok::equal, tok::l_brace, tok::l_paren)) continue;
+      IsCopyInit = Tok->is(tok::equal);
+      if (!IsCopyInit) {
+        Start = Cursor;
+      } else if (std::optional<Token> First = Lexer::findNextToken(Cursor, SM, LO)) {
+        Start = First->getLocation();
+      } else {
+        return "";
+      }
+    }
+    SourceLocation End = SM.getExpansionRange(V->getSourceRange().getEnd()).getEnd();
+    std::string Text = Scratch.getRewrittenText(CharSourceRange::getTokenRange(Start, End));
+    return StringRef(Text).trim().str();
+  }
+
+  std::string fieldInitialisation(const VarDecl *V) {
+    bool IsCopyInit = false;
+    std::string Init = initializerText(V, IsCopyInit);
+    if (Init.empty()) return "";
+    QualType T = V->getType().getUnqualifiedType();
+    std::string Value = IsCopyInit ? Init : fmt::format("::cilkpp::rt::id<{}>{}", typeQualified(Ctx, T), Init);
+    if (T->isScalarType()) return fmt::format("{} = {}", fieldOf(V), IsCopyInit ? "(" + Value + ")" : Value);
+    return fmt::format("::cilkpp::rt::init_field({}, {})", fieldOf(V), Value);
+  }
+
+  std::string declarationText(const DeclStmt *DS) {
+    std::string Out;
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V) continue;
+      std::string Init = fieldInitialisation(V);
+      if (Init.empty()) continue;
+      if (!Out.empty()) Out += ", ";
+      Out += Init;
+    }
+    return Out + ";";
+  }
+
+  // Arguments are evaluated in the parent before the frame is exposed to
+  // thieves, so a thief's continuation cannot race with their evaluation.
+  void spawnArguments(const SpawnSite &Site, std::string &Decls, std::string &Args) {
+    const FunctionDecl *Callee = Site.Callee;
+    for (unsigned I = 0; I < Site.Call->getNumArgs(); ++I) {
+      const Expr *Arg = Site.Call->getArg(I);
+      if (isa<CXXDefaultArgExpr>(Arg)) break;
+      std::string Name = fmt::format("__a{}", I);
+      std::string Value = text(Arg->getSourceRange());
+      if (!Args.empty()) Args += ", ";
+      if (I >= Callee->getNumParams()) {
+        Decls += fmt::format("auto &&{} = {}; ", Name, Value);
+        Args += fmt::format("static_cast<decltype({0}) &&>({0})", Name);
+        continue;
+      }
+      QualType T = Callee->getParamDecl(I)->getType();
+      if (T->isReferenceType()) {
+        Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T, Name), Value);
+        Args += fmt::format("static_cast<{}>({})", typeQualified(Ctx, T), Name);
+      } else if (T->isScalarType()) {
+        Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T.getUnqualifiedType(), Name), Value);
+        Args += Name;
+      } else {
+        Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T.getUnqualifiedType(), Name), Value);
+        Args += fmt::format("static_cast<{} &&>({})", typeQualified(Ctx, T.getUnqualifiedType()), Name);
+      }
+    }
+  }
+
+  std::string spawnText(unsigned Index) {
+    const SpawnSite &Site = Proc.Spawns[Index];
+    const int Entry = Frame.SpawnEntry[Index];
+    const bool Fast = Kind == CloneKind::Fast;
+    std::string Decls, Args;
+    spawnArguments(Site, Decls, Args);
+
+    std::string Out = "{ " + Decls;
+    if (Fast && !Frame.EagerFrame)
+      Out += fmt::format("if (!__frame) __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1}); ",
+                         Names.Frame, Names.Info);
+    if (Fast)
+      for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Spawn, Index)].FastPathSaves)
+        Out += fmt::format("{} = {}; ", fieldOf(V), V->getName());
+    Out += fmt::format("__frame->entry = {}; __w->push(__frame); ", Entry);
+
+    const std::string Slot = Site.Target ? "&" + fieldOf(Site.Target) : "nullptr";
+    std::string Call;
+    if (IsCilkCallee(Site.Callee))
+      Call = fmt::format("{}(__w, __frame, {}{}{})", qualifiedFastName(Site.Callee), Slot, Args.empty() ? "" : ", ",
+                         Args);
+    else
+      Call = fmt::format("{}({})", text(Site.Call->getCallee()->getSourceRange()), Args);
+    Out += Site.Target ? "auto __r = " + Call + "; " : Call + "; ";
+
+    Out += "if (__builtin_expect(!__w->pop(), 0)) { ";
+    Out += Site.Target ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, __r); ", Slot)
+                       : "::cilkpp::rt::parent_stolen(__w, __frame); ";
+    Out += Fast && !isVoid() ? "return {}; } " : "return; } ";
+    if (Site.Target) {
+      const bool InFrame = accessesFrame(Site.Target);
+      Out += fmt::format("{} = __r; ", InFrame ? fieldOf(Site.Target) : Site.Target->getName().str());
+    }
+    Out += "}";
+
+    if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Out, Entry);
+    if (Site.Form == SpawnForm::Declare && !accessesFrame(Site.Target)) {
+      Out = declareAsWritten(Ctx, Site.Target->getType().getUnqualifiedType(), Site.Target->getName()) + "; " + Out;
+      if (!Site.InCompound) Out = "{ " + Out + " }";
+    }
+    return Out;
+  }
+
+  unsigned pointIndex(PointKind K, unsigned Site) const {
+    for (unsigned I = 0; I < Frame.Points.size(); ++I)
+      if (Frame.Points[I].Kind == K && Frame.Points[I].Site == Site) return I;
+    llvm_unreachable("continuation point not found");
+  }
+
+  // On the resume path a sync that may have to wait records where to resume.
+  static std::string resumeSync(int Entry) {
+    return fmt::format("__frame->entry = {0}; if (!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resume_{0}:; ",
+                       Entry);
+  }
+
+  void rewriteSync(unsigned Index) {
+    const SyncSite &Site = Proc.Syncs[Index];
+    const int Entry = Frame.SyncEntry[Index];
+    CharSourceRange Keyword = CharSourceRange::getTokenRange(Site.KeywordLoc, Site.KeywordLoc);
+    if (Kind == CloneKind::Fast || Entry == 0) {
+      Final.ReplaceText(Keyword, "/* sync */");
+      return;
+    }
+    SourceLocation Semi = semicolonAfter(Ctx, Site.KeywordLoc);
+    CharSourceRange Whole = Semi.isValid() ? CharSourceRange::getTokenRange(Site.KeywordLoc, Semi) : Keyword;
+    Final.ReplaceText(Whole, "{ " + resumeSync(Entry) + "}");
+  }
+
+  void rewriteReturn(unsigned Index) {
+    const ReturnStmt *R = Proc.Returns[Index];
+    const Expr *Value = R->getRetValue();
+    SourceLocation Keyword = R->getReturnLoc();
+    SourceLocation Semi = semicolonAfter(Ctx, R->getEndLoc());
+    if (Keyword.isMacroID() || Semi.isInvalid()) {
+      diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Keyword), diag::ConstructUnsupported)
+          << "a return statement written inside a macro";
+      return;
+    }
+    CharSourceRange KeywordRange = CharSourceRange::getTokenRange(Keyword, Keyword);
+    CharSourceRange SemiRange = CharSourceRange::getTokenRange(Semi, Semi);
+    const bool ValueDelivered = Value && !isVoid();
+    if (Kind == CloneKind::Fast) {
+      const std::string Free = Frame.EagerFrame ? "::cilkpp::rt::free_frame(__w, __frame);"
+                                                : "if (__frame) ::cilkpp::rt::free_frame(__w, __frame);";
+      if (ValueDelivered && Frame.EagerFrame) {
+        // The value may read the frame, so it is computed before the free.
+        Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret =", returnType()));
+        Final.ReplaceText(SemiRange, fmt::format("; {} return __ret; }}", Free));
+      } else if (Value && isVoid()) {
+        Final.ReplaceText(KeywordRange, "{");
+        Final.ReplaceText(SemiRange, fmt::format("; {} return; }}", Free));
+      } else {
+        Final.ReplaceText(KeywordRange, fmt::format("{{ {} return", Free));
+        Final.ReplaceText(SemiRange, "; }");
+      }
+      return;
+    }
+    const int Entry = Frame.ReturnEntry[Index];
+    std::string Prefix = "{ " + (Entry ? resumeSync(Entry) : std::string());
+    if (ValueDelivered) {
+      Final.ReplaceText(KeywordRange, fmt::format("{}::cilkpp::rt::complete_frame<{}>(__w, __frame, (", Prefix,
+                                                  returnType()));
+      Final.ReplaceText(SemiRange, ")); return; }");
+    } else if (Value) {
+      Final.ReplaceText(KeywordRange, Prefix);
+      Final.ReplaceText(SemiRange, "; ::cilkpp::rt::complete_frame(__w, __frame); return; }");
+    } else {
+      Final.ReplaceText(KeywordRange, Prefix + "::cilkpp::rt::complete_frame(__w, __frame); return");
+      Final.ReplaceText(SemiRange, "; }");
+    }
+  }
+
+  std::string prologue() {
+    if (Kind == CloneKind::Resume) {
+      std::string Out = fmt::format(" auto *const __frame = static_cast<{} *>(__base); switch (__frame->entry) {{",
+                                    Names.Frame);
+      for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {0}: goto __cilkpp_resume_{0};", P.Entry);
+      return Out + " default: __builtin_unreachable(); }";
+    }
+    if (!Frame.EagerFrame) return fmt::format(" {} *__frame = nullptr;", Names.Frame);
+    std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
+                                  Names.Frame, Names.Info);
+    for (const ParmVarDecl *P : FD->parameters())
+      if (accessesFrame(P)) Out += fmt::format(" {} = {};", fieldOf(P), P->getName());
+    return Out;
+  }
+
+  // What runs when control falls off the closing brace.
+  std::string epilogue() {
+    if (!Frame.FallsOffEnd) return "";
+    const bool IsMain = FD->isMain();
+    if (Kind == CloneKind::Fast) {
+      std::string Out = Frame.EagerFrame ? " ::cilkpp::rt::free_frame(__w, __frame);"
+                                         : " if (__frame) ::cilkpp::rt::free_frame(__w, __frame);";
+      return IsMain ? Out + " return 0; " : Out + " ";
+    }
+    std::string Out = " { " + (Frame.EndEntry ? resumeSync(Frame.EndEntry) : std::string());
+    if (IsMain) return Out + "::cilkpp::rt::complete_frame<int>(__w, __frame, 0); } ";
+    if (isVoid()) return Out + "::cilkpp::rt::complete_frame(__w, __frame); } ";
+    return Out + "__builtin_unreachable(); } ";
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  const FrameDescription &Frame;
+  const CilkProcedure &Proc;
+  const FunctionDecl *FD;
+  const ProcedureNames &Names;
+  const FastCloneAvailable &IsCilkCallee;
+  const CloneKind Kind;
+  Rewriter Scratch;  // frame accesses only: the source of subexpression texts
+  Rewriter Final;    // everything: the clone
+  std::vector<const DeclStmt *> FieldDeclarations;
+  std::vector<std::pair<unsigned, unsigned>> WholeRanges;
+};
+
+}  // namespace
+
+std::optional<std::string> emitCloneBody(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
+                                         const FastCloneAvailable &IsCilkCallee, CloneKind Kind) {
+  unsigned ErrorsBefore = Ctx.getDiagnostics().getNumErrors();
+  std::optional<std::string> Body = CloneBuilder(Ctx, Frame, Names, IsCilkCallee, Kind).build();
+  if (Ctx.getDiagnostics().getNumErrors() != ErrorsBefore) return std::nullopt;
+  return Body;
+}
+
+}  // namespace cilkpp

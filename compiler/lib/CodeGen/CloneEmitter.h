@@ -1,0 +1,34 @@
+// The two clones of a cilk procedure's body.
+//
+// The fast clone runs like the serial code: state stays in C++ locals and is
+// stored into the frame only at spawns; a sync is a no-op because nothing is
+// outstanding unless the frame was stolen, and then the fast clone is gone.
+// The resume clone continues a stolen or suspended frame: every variable
+// that lives in the frame is accessed there, and a switch on Frame::entry
+// jumps to the continuation point.
+#pragma once
+
+#include "Analysis/FrameDescription.h"
+#include "CodeGen/Naming.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace cilkpp {
+
+enum class CloneKind { Fast, Resume };
+
+// Whether a spawned callee is a cilk procedure whose fast clone is declared
+// before the given location.
+using FastCloneAvailable = std::function<bool(const clang::FunctionDecl *Callee)>;
+
+// Returns the clone's body, from its '{' to its '}', with the same line
+// structure as the original body; nullopt after reporting an error.
+std::optional<std::string> emitCloneBody(clang::ASTContext &Ctx, const FrameDescription &Frame,
+                                         const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
+                                         CloneKind Kind);
+
+}  // namespace cilkpp

@@ -1,0 +1,40 @@
+// Names of generated entities and the printing of types and parameters.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+
+#include <string>
+
+namespace cilkpp {
+
+struct ProcedureNames {
+  std::string Frame;   // the frame struct
+  std::string Info;    // its FrameInfo
+  std::string Resume;  // the resume clone
+  std::string Fast;    // the fast clone (overloaded like the procedure)
+};
+
+// OverloadIndex distinguishes procedures of the same name in one namespace.
+ProcedureNames namesFor(const clang::FunctionDecl *FD, unsigned OverloadIndex);
+
+// The fast clone's name as seen from anywhere: ::ns::__cilkpp_f_fast.
+std::string qualifiedFastName(const clang::FunctionDecl *FD);
+
+// `T Name` with T fully qualified, valid at namespace scope.
+std::string declareQualified(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);
+// `T Name` with T as the user wrote it, valid where the variable was declared.
+std::string declareAsWritten(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);
+std::string typeQualified(clang::ASTContext &Ctx, clang::QualType T);
+
+// "int n, const char *s" for the procedure's parameters, optionally with
+// their default arguments.
+std::string parameterList(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, bool WithDefaults);
+
+// "static ", "inline " as the procedure was declared.
+std::string storagePrefix(const clang::FunctionDecl *FD);
+
+inline constexpr const char *HiddenParameters =
+    "::cilkpp::rt::Worker *__w, ::cilkpp::rt::Frame *__parent, void *__slot";
+
+}  // namespace cilkpp

@@ -1,0 +1,93 @@
+#include "CodeGen/ProcedureEmitter.h"
+
+#include "CodeGen/SourceText.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+QualType fieldType(ASTContext &Ctx, QualType T) {
+  if (T->isArrayType()) {
+    Qualifiers Dropped;
+    return Ctx.getUnqualifiedArrayType(T, Dropped);
+  }
+  return T.getUnqualifiedType();
+}
+
+std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names) {
+  const FunctionDecl *FD = Frame.Procedure->Definition;
+  std::string Out = "namespace {\n";
+  Out += fmt::format("struct {} final : ::cilkpp::rt::Frame {{\n", Names.Frame);
+  for (const FrameField &F : Frame.Fields)
+    Out += "  " + declareQualified(Ctx, fieldType(Ctx, F.Var->getType()), F.Name) + ";\n";
+  Out += "};\n";
+  Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
+  Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({})}};\n", Names.Info,
+                     FD->getQualifiedNameAsString(), Names.Resume, Names.Frame);
+  return Out + "}  // namespace\n";
+}
+
+std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
+  std::string Args;
+  for (const ParmVarDecl *P : FD->parameters()) Args += ", " + P->getName().str();
+  return fmt::format(
+      "{{\n"
+      "  return ::cilkpp::rt::run_root<{0}>([&]({1}) noexcept {{\n"
+      "    return {2}(__w, __parent, __slot{3});\n"
+      "  }});\n"
+      "}}",
+      typeQualified(Ctx, FD->getReturnType()), HiddenParameters, qualifiedFastName(FD), Args);
+}
+
+}  // namespace
+
+std::string fastPrototype(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults) {
+  std::string Params = parameterList(Ctx, FD, WithDefaults);
+  return fmt::format("{}{} {}({}{}{}) noexcept;", storagePrefix(FD), typeQualified(Ctx, FD->getReturnType()),
+                     namesFor(FD, 0).Fast, HiddenParameters, Params.empty() ? "" : ", ", Params);
+}
+
+bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
+                   const FastCloneAvailable &IsCilkCallee, bool PrototypeBefore, StringRef FileName) {
+  const FunctionDecl *FD = Frame.Procedure->Definition;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CloneKind::Fast);
+  std::optional<std::string> ResumeBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CloneKind::Resume);
+  if (!FastBody || !ResumeBody) return false;
+
+  const auto *Body = cast<CompoundStmt>(FD->getBody());
+  SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
+  SourceLocation LBrace = SM.getExpansionLoc(Body->getLBracLoc());
+  SourceLocation RBrace = SM.getExpansionLoc(Body->getRBracLoc());
+  const unsigned BeginLine = SM.getSpellingLineNumber(Begin), BeginColumn = SM.getSpellingColumnNumber(Begin);
+  const unsigned BodyLine = SM.getSpellingLineNumber(LBrace);
+  const unsigned EndLine = SM.getSpellingLineNumber(RBrace), EndColumn = SM.getSpellingColumnNumber(RBrace);
+
+  // Before the definition; #line brings the user's text back to its place.
+  std::string Before = BeginColumn > 1 ? "\n" : "";
+  Before += lineDirective(BeginLine, FileName);
+  if (!PrototypeBefore) Before += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
+  Before += frameDeclarations(Ctx, Frame, Names);
+  Before += lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
+  Main.InsertTextBefore(Begin, Before);
+
+  Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
+
+  std::string Params = parameterList(Ctx, FD, /*WithDefaults=*/false);
+  std::string After = "\n" + lineDirective(BodyLine, FileName);
+  After += fmt::format("{}{} {}({}{}{}) noexcept {}\n", storagePrefix(FD), typeQualified(Ctx, FD->getReturnType()),
+                       Names.Fast, HiddenParameters, Params.empty() ? "" : ", ", Params, *FastBody);
+  After += lineDirective(BodyLine, FileName);
+  After += fmt::format("namespace {{ void {}(::cilkpp::rt::Worker *__w, ::cilkpp::rt::Frame *__base) noexcept {} }}\n",
+                       Names.Resume, *ResumeBody);
+  After += lineDirective(EndLine, FileName) + std::string(EndColumn, ' ');
+  Main.InsertTextAfterToken(RBrace, After);
+  return true;
+}
+
+}  // namespace cilkpp

@@ -1,0 +1,22 @@
+// Places one cilk procedure's generated code in the output: the frame struct
+// and fast-clone prototype before the definition, the public entry in place
+// of the body, and the fast and resume clones after it.
+#pragma once
+
+#include "Analysis/FrameDescription.h"
+#include "CodeGen/CloneEmitter.h"
+#include "CodeGen/Naming.h"
+
+#include "clang/Rewrite/Core/Rewriter.h"
+
+namespace cilkpp {
+
+// `RT __cilkpp_f_fast(hidden..., params...) noexcept;`
+std::string fastPrototype(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, bool WithDefaults);
+
+// Returns false if an error was reported.
+bool emitProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const FrameDescription &Frame,
+                   const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee, bool PrototypeBefore,
+                   llvm::StringRef FileName);
+
+}  // namespace cilkpp

@@ -1,0 +1,29 @@
+// Small helpers over source locations used by the emitters.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+
+#include <string>
+
+namespace cilkpp {
+
+// The file range a statement or expression was written in (macro
+// expansions resolved to where they were expanded).
+clang::CharSourceRange fileRange(const clang::SourceManager &SM, clang::SourceRange R);
+
+// The statement's range including a trailing ';' if it has one.
+clang::CharSourceRange statementRange(clang::ASTContext &Ctx, const clang::Stmt *S);
+
+// Location of the ';' that ends a statement whose last token is at End.
+clang::SourceLocation semicolonAfter(clang::ASTContext &Ctx, clang::SourceLocation End);
+
+// `#line N "file"` followed by a newline, with the file name as the user gave
+// it so diagnostics and debuggers point at the .cilkpp source.
+std::string lineDirective(unsigned Line, llvm::StringRef FileName);
+
+// The text of a range after the edits made so far in R.
+std::string rewrittenText(clang::Rewriter &R, clang::CharSourceRange Range);
+
+}  // namespace cilkpp

@@ -1,0 +1,101 @@
+#include "Dialect/Keywords.h"
+
+#include "Support/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
+
+#include <optional>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+struct KeywordSpelling {
+  const char *Spelling;
+  KeywordKind Kind;
+  const char *Expansion;  // the serial elision
+};
+
+// `sync` expands to an expression statement the AST can point at; `spawn`
+// expands to nothing, so the spawned call is an ordinary call in the AST.
+constexpr KeywordSpelling Keywords[] = {
+    {"cilk", KeywordKind::Cilk, "__attribute__((annotate(\"cilkpp.procedure\")))"},
+    {"spawn", KeywordKind::Spawn, ""},
+    {"cilk_spawn", KeywordKind::Spawn, ""},
+    {"sync", KeywordKind::Sync, "(void)0"},
+    {"cilk_sync", KeywordKind::Sync, "(void)0"},
+    {"cilk_for", KeywordKind::CilkFor, "for"},
+    {"cilk_scope", KeywordKind::CilkScope, ""},
+};
+
+std::optional<KeywordKind> lookup(StringRef Name) {
+  for (const KeywordSpelling &K : Keywords)
+    if (Name == K.Spelling) return K.Kind;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string keywordPredefines() {
+  std::string Text = "#define __cilkpp__ 1\n";
+  for (const KeywordSpelling &K : Keywords)
+    Text += std::string("#define ") + K.Spelling + " " + K.Expansion + "\n";
+  return Text;
+}
+
+const char *keywordDisplayName(KeywordKind Kind) {
+  switch (Kind) {
+    case KeywordKind::Cilk: return "cilk";
+    case KeywordKind::Spawn: return "spawn";
+    case KeywordKind::Sync: return "sync";
+    case KeywordKind::CilkFor: return "cilk_for";
+    case KeywordKind::CilkScope: return "cilk_scope";
+  }
+  return "?";
+}
+
+KeywordRecorder::KeywordRecorder(Preprocessor &PP, std::vector<KeywordUse> &Uses)
+    : PP(PP), Uses(Uses) {}
+
+void KeywordRecorder::setKeywordsEnabled(bool Enabled) {
+  for (const KeywordSpelling &K : Keywords) {
+    MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(K.Spelling));
+    if (!MI) continue;  // the user #undef'd it
+    if (Enabled && !MI->isEnabled()) MI->EnableMacro();
+    if (!Enabled && MI->isEnabled()) MI->DisableMacro();
+  }
+}
+
+void KeywordRecorder::LexedFileChanged(FileID FID, LexedFileChangeReason, SrcMgr::CharacteristicKind,
+                                       FileID, SourceLocation) {
+  const SourceManager &SM = PP.getSourceManager();
+  // The predefines buffer defines the macros; from then on they expand only
+  // while the main file is being lexed.
+  if (FID == SM.getMainFileID())
+    setKeywordsEnabled(true);
+  else if (SM.getBufferName(SM.getLocForStartOfFile(FID)) != "<built-in>")
+    setKeywordsEnabled(false);
+}
+
+void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinition &, SourceRange,
+                                   const MacroArgs *) {
+  const IdentifierInfo *II = MacroNameTok.getIdentifierInfo();
+  if (!II) return;
+  std::optional<KeywordKind> Kind = lookup(II->getName());
+  if (!Kind) return;
+  SourceLocation Loc = MacroNameTok.getLocation();
+  const SourceManager &SM = PP.getSourceManager();
+  if (Loc.isMacroID()) {
+    // A keyword written inside another macro's body or argument.
+    diag::report(PP.getDiagnostics(), SM.getExpansionLoc(Loc), diag::KeywordInMacro)
+        << II->getName();
+    return;
+  }
+  if (!SM.isWrittenInMainFile(Loc)) return;
+  Uses.push_back({*Kind, Loc, II->getName()});
+}
+
+}  // namespace cilkpp

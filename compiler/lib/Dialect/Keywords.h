@@ -1,0 +1,56 @@
+// Dialect lexing: the cilkpp keywords and how they reach Clang's parser.
+//
+// Each keyword is a predefined macro whose expansion is plain C++ (the serial
+// elision), so Clang parses a real C++ program. The macros are enabled only
+// while the preprocessor lexes the main .cilkpp file, never in the headers it
+// includes, and every expansion is recorded so later passes can tie the
+// keyword back to the AST node it introduced.
+#pragma once
+
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class Preprocessor;
+class DiagnosticsEngine;
+}  // namespace clang
+
+namespace cilkpp {
+
+enum class KeywordKind { Cilk, Spawn, Sync, CilkFor, CilkScope };
+
+struct KeywordUse {
+  KeywordKind Kind;
+  clang::SourceLocation Loc;  // file location of the keyword in the main file
+  llvm::StringRef Spelling;   // as written: "spawn" or "cilk_spawn", ...
+};
+
+// The #define lines that turn the keywords into their serial elision.
+std::string keywordPredefines();
+
+// Records keyword uses in the main file and keeps the keyword macros disabled
+// outside it.
+class KeywordRecorder : public clang::PPCallbacks {
+ public:
+  KeywordRecorder(clang::Preprocessor &PP, std::vector<KeywordUse> &Uses);
+
+  void LexedFileChanged(clang::FileID FID, LexedFileChangeReason Reason,
+                        clang::SrcMgr::CharacteristicKind FileType, clang::FileID PrevFID,
+                        clang::SourceLocation Loc) override;
+  void MacroExpands(const clang::Token &MacroNameTok, const clang::MacroDefinition &MD,
+                    clang::SourceRange Range, const clang::MacroArgs *Args) override;
+
+ private:
+  void setKeywordsEnabled(bool Enabled);
+
+  clang::Preprocessor &PP;
+  std::vector<KeywordUse> &Uses;
+};
+
+const char *keywordDisplayName(KeywordKind Kind);
+
+}  // namespace cilkpp

@@ -1,0 +1,20 @@
+#include "Emit/SerialElision.h"
+
+using namespace clang;
+
+namespace cilkpp {
+
+void elideKeywords(Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses) {
+  for (const KeywordUse &U : Uses) {
+    CharSourceRange Keyword = CharSourceRange::getTokenRange(U.Loc, U.Loc);
+    switch (U.Kind) {
+      case KeywordKind::Cilk:
+      case KeywordKind::Spawn:
+      case KeywordKind::Sync:
+      case KeywordKind::CilkScope: Main.ReplaceText(Keyword, ""); break;
+      case KeywordKind::CilkFor: Main.ReplaceText(Keyword, "for"); break;
+    }
+  }
+}
+
+}  // namespace cilkpp

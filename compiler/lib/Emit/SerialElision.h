@@ -1,0 +1,14 @@
+// The serial elision: the program with every cilkpp keyword removed, which
+// is the C++ program whose behaviour the parallel translation must match.
+#pragma once
+
+#include "Dialect/Keywords.h"
+
+#include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace cilkpp {
+
+void elideKeywords(clang::Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses);
+
+}  // namespace cilkpp

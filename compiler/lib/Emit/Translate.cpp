@@ -1,0 +1,187 @@
+// The translator's pipeline: dialect lexing (predefined keyword macros)
+// -> Clang's parser -> semantic binding of keywords -> analysis of each
+// procedure's frame -> emission through clang::Rewriter.
+#include "cilkpp/compiler/Translate.h"
+
+#include "Analysis/ContinuationPoints.h"
+#include "Analysis/FrameLayout.h"
+#include "CodeGen/ProcedureEmitter.h"
+#include "CodeGen/SourceText.h"
+#include "Dialect/Keywords.h"
+#include "Emit/SerialElision.h"
+#include "Sema/ProcedureFinder.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// Where each procedure's fast clone is first declared, and the rewriting
+// that declares it there.
+class FastPrototypes {
+ public:
+  FastPrototypes(ASTContext &Ctx, Rewriter &Main) : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main) {}
+
+  // Declares the fast clone right after the first declaration written in the
+  // main file when that precedes the definition. Returns true when it did.
+  bool declareEarly(const FunctionDecl *FD, const FunctionDecl *Definition) {
+    const FunctionDecl *First = nullptr;
+    for (const FunctionDecl *R : FD->redecls())
+      if (SM.isWrittenInMainFile(SM.getExpansionLoc(R->getLocation())) &&
+          (!First || offset(R->getBeginLoc()) < offset(First->getBeginLoc())))
+        First = R;
+    if (!First) return false;
+    if (Definition && First == Definition) {
+      Offsets[FD->getCanonicalDecl()] = offset(Definition->getBeginLoc());
+      return false;
+    }
+    SourceLocation Semi = semicolonAfter(Ctx, First->getEndLoc());
+    if (Semi.isInvalid()) return false;
+    Main.InsertTextAfterToken(Semi, " " + fastPrototype(Ctx, First, /*WithDefaults=*/true));
+    Offsets[FD->getCanonicalDecl()] = offset(First->getBeginLoc());
+    return true;
+  }
+
+  // A spawn in code that ends at Offset may call the fast clone directly.
+  bool availableBefore(const FunctionDecl *Callee, unsigned Offset) const {
+    auto It = Offsets.find(Callee->getCanonicalDecl());
+    return It != Offsets.end() && It->second < Offset;
+  }
+
+  unsigned offset(SourceLocation Loc) const { return SM.getFileOffset(SM.getExpansionLoc(Loc)); }
+
+ private:
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  Rewriter &Main;
+  llvm::DenseMap<const FunctionDecl *, unsigned> Offsets;
+};
+
+bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses, StringRef FileName) {
+  SemaResult Sema;
+  if (!findCilkProcedures(Ctx, Uses, Sema)) return false;
+
+  std::vector<FrameDescription> Frames(Sema.Procedures.size());
+  bool Ok = true;
+  for (unsigned I = 0; I < Sema.Procedures.size(); ++I) {
+    Frames[I].Procedure = &Sema.Procedures[I];
+    Ok = Ok && findContinuationPoints(Ctx, Sema.Procedures[I], Frames[I]) &&
+         computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
+  }
+  if (!Ok) return false;
+
+  for (SourceLocation Loc : Sema.CilkSpecifiers) Main.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
+
+  FastPrototypes Prototypes(Ctx, Main);
+  std::map<const FunctionDecl *, bool> PrototypeBefore;
+  for (const CilkProcedure &P : Sema.Procedures) PrototypeBefore[P.Definition] = Prototypes.declareEarly(P.Definition, P.Definition);
+  // Procedures declared `cilk` here but defined in another .cilkpp file.
+  for (const FunctionDecl *FD : Sema.CilkFunctions.all())
+    if (!FD->getDefinition() || !PrototypeBefore.count(FD->getDefinition())) Prototypes.declareEarly(FD, nullptr);
+
+  std::map<std::pair<const DeclContext *, std::string>, unsigned> Overloads;
+  for (const FrameDescription &Frame : Frames) {
+    const FunctionDecl *FD = Frame.Procedure->Definition;
+    unsigned Index = Overloads[{FD->getDeclContext()->getRedeclContext(), FD->getName().str()}]++;
+    unsigned End = Prototypes.offset(FD->getBody()->getEndLoc());
+    FastCloneAvailable IsCilkCallee = [&, End](const FunctionDecl *Callee) {
+      return Sema.CilkFunctions.contains(Callee) && Prototypes.availableBefore(Callee, End);
+    };
+    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), IsCilkCallee, PrototypeBefore[FD], FileName);
+  }
+  return Ok;
+}
+
+class TranslationConsumer : public ASTConsumer {
+ public:
+  TranslationConsumer(const TranslateOptions &Options, std::vector<KeywordUse> &Uses,
+                      std::optional<std::string> &Output)
+      : Options(Options), Uses(Uses), Output(Output) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred()) return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
+    std::string Header;
+    if (Options.Serial) {
+      elideKeywords(Main, Uses);
+    } else {
+      if (!translateProcedures(Ctx, Main, Uses, Options.InputPath)) return;
+      Header = "#include <cilkpp/runtime.h>\n";
+    }
+    if (Ctx.getDiagnostics().hasErrorOccurred()) return;
+    FileID Main_ = SM.getMainFileID();
+    std::string Body = Main.getRewriteBufferFor(Main_)
+                           ? std::string(Main.getRewriteBufferFor(Main_)->begin(), Main.getRewriteBufferFor(Main_)->end())
+                           : SM.getBufferData(Main_).str();
+    Output = Header + lineDirective(1, Options.InputPath) + Body;
+  }
+
+ private:
+  const TranslateOptions &Options;
+  std::vector<KeywordUse> &Uses;
+  std::optional<std::string> &Output;
+};
+
+class TranslationAction : public ASTFrontendAction {
+ public:
+  TranslationAction(const TranslateOptions &Options, std::optional<std::string> &Output)
+      : Options(Options), Output(Output) {}
+
+ protected:
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.setPredefines(PP.getPredefines() + keywordPredefines());
+    PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses));
+    return true;
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    return std::make_unique<TranslationConsumer>(Options, Uses, Output);
+  }
+
+ private:
+  const TranslateOptions &Options;
+  std::optional<std::string> &Output;
+  std::vector<KeywordUse> Uses;
+};
+
+class TranslationActionFactory : public tooling::FrontendActionFactory {
+ public:
+  TranslationActionFactory(const TranslateOptions &Options, std::optional<std::string> &Output)
+      : Options(Options), Output(Output) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<TranslationAction>(Options, Output);
+  }
+
+ private:
+  const TranslateOptions &Options;
+  std::optional<std::string> &Output;
+};
+
+}  // namespace
+
+std::optional<std::string> translate(const TranslateOptions &Options) {
+  // -w: the host compiler reports warnings on the translated code; Clang
+  // reporting them too would print each one twice.
+  std::vector<std::string> Args = {"-x", "c++", "-w", "-resource-dir=" CILKPP_CLANG_RESOURCE_DIR};
+  Args.insert(Args.end(), Options.ParseArgs.begin(), Options.ParseArgs.end());
+  tooling::FixedCompilationDatabase Database(".", Args);
+  tooling::ClangTool Tool(Database, {Options.InputPath});
+  Tool.setPrintErrorMessage(false);
+  std::optional<std::string> Output;
+  TranslationActionFactory Factory(Options, Output);
+  if (Tool.run(&Factory) != 0) return std::nullopt;
+  return Output;
+}
+
+}  // namespace cilkpp

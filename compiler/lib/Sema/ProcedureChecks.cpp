@@ -1,0 +1,144 @@
+#include "Sema/ProcedureChecks.h"
+
+#include "Support/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+const char *unsupportedProcedureKind(const FunctionDecl *FD) {
+  if (isa<CXXMethodDecl>(FD)) return "a member function";
+  if (FD->getDescribedFunctionTemplate() || FD->isTemplateInstantiation() || FD->isDependentContext())
+    return "a function template";
+  if (FD->isVariadic()) return "a variadic function";
+  if (FD->isConstexpr()) return "a constexpr function";
+  if (!FD->getDeclName().isIdentifier()) return "an operator function";
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P->getName().empty()) return "a function with unnamed parameters";
+  return nullptr;
+}
+
+bool isSupportedReturnType(ASTContext &Ctx, QualType T) {
+  if (T->isVoidType()) return true;
+  if (T->isReferenceType() || !T.isTriviallyCopyableType(Ctx)) return false;
+  if (const auto *RD = T->getAsCXXRecordDecl()) return RD->hasDefaultConstructor();
+  return true;
+}
+
+// Constructs that do not survive being split into fast and resume clones.
+class ForbiddenConstructFinder : public RecursiveASTVisitor<ForbiddenConstructFinder> {
+ public:
+  explicit ForbiddenConstructFinder(DiagnosticsEngine &Diags) : Diags(Diags) {}
+
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+
+  bool VisitGotoStmt(GotoStmt *S) { return reject(S->getBeginLoc(), "'goto'"); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) { return reject(S->getBeginLoc(), "'goto'"); }
+  bool VisitLabelStmt(LabelStmt *S) { return reject(S->getBeginLoc(), "a label"); }
+  bool VisitCoroutineBodyStmt(CoroutineBodyStmt *S) { return reject(S->getBeginLoc(), "a coroutine"); }
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->getType()->isVariableArrayType()) return reject(V->getLocation(), "a variable-length array");
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F || !F->getIdentifier()) return true;
+    StringRef Name = F->getName();
+    if (Name == "alloca" || Name == "__builtin_alloca") return reject(C->getBeginLoc(), "alloca");
+    if (Name == "setjmp" || Name == "_setjmp" || Name == "sigsetjmp" || Name == "__sigsetjmp")
+      return reject(C->getBeginLoc(), "setjmp");
+    return true;
+  }
+
+  bool Failed = false;
+
+ private:
+  bool reject(SourceLocation Loc, const char *What) {
+    diag::report(Diags, Loc, diag::ConstructUnsupported) << What;
+    Failed = true;
+    return true;
+  }
+  DiagnosticsEngine &Diags;
+};
+
+}  // namespace
+
+bool checkProcedureSignature(ASTContext &Ctx, const FunctionDecl *FD) {
+  DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  if (const char *Kind = unsupportedProcedureKind(FD)) {
+    diag::report(Diags, FD->getLocation(), diag::ProcedureKindUnsupported) << Kind;
+    return false;
+  }
+  if (!isSupportedReturnType(Ctx, FD->getReturnType())) {
+    diag::report(Diags, FD->getLocation(), diag::ReturnTypeUnsupported) << FD->getReturnType();
+    return false;
+  }
+  return true;
+}
+
+const char *unsupportedCalleeKind(const CallExpr *Call) {
+  if (isa<CXXMemberCallExpr>(Call)) return "a member function call";
+  if (isa<CXXOperatorCallExpr>(Call)) return "an operator call";
+  if (isa<UserDefinedLiteral, CUDAKernelCallExpr>(Call)) return "this kind of call";
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee) return "a call through a function pointer or function object";
+  if (Callee->getBuiltinID()) return "a builtin function";
+  if (Callee->getReturnType()->isReferenceType()) return "a function returning a reference";
+  if (isa<CXXMethodDecl>(Callee)) return "a member function";
+  return nullptr;
+}
+
+bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
+  QualType Result = Site.Callee->getReturnType().getCanonicalType().getUnqualifiedType();
+  QualType Target = Site.Target->getType().getCanonicalType().getUnqualifiedType();
+  if (Ctx.hasSameType(Result, Target)) return true;
+  diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::SpawnTargetTypeMismatch)
+      << Site.Callee->getReturnType() << Site.Target->getName() << Site.Target->getType();
+  return false;
+}
+
+const char *unsupportedEnclosingConstruct(ParentMap &PM, const Stmt *S) {
+  for (const Stmt *Child = S, *P = PM.getParent(const_cast<Stmt *>(S)); P;
+       Child = P, P = PM.getParent(const_cast<Stmt *>(P))) {
+    if (isa<CXXTryStmt, CXXCatchStmt>(P)) return "a try block";
+    if (isa<StmtExpr>(P)) return "a statement expression";
+    if (const auto *R = dyn_cast<CXXForRangeStmt>(P); R && R->getBody() == Child)
+      return "a range-based for loop";
+    if (const auto *If = dyn_cast<IfStmt>(P); If && (If->getConditionVariable() || If->getInit()))
+      return "an if statement with a declaration in its condition";
+    if (const auto *Sw = dyn_cast<SwitchStmt>(P); Sw && (Sw->getConditionVariable() || Sw->getInit()))
+      return "a switch statement with a declaration in its condition";
+    if (const auto *W = dyn_cast<WhileStmt>(P); W && W->getConditionVariable())
+      return "a while loop with a declaration in its condition";
+    if (const auto *F = dyn_cast<ForStmt>(P); F && F->getConditionVariable())
+      return "a for loop with a declaration in its condition";
+  }
+  return nullptr;
+}
+
+bool checkProcedureBody(ASTContext &Ctx, const CilkProcedure &Proc) {
+  DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  Stmt *Body = Proc.Definition->getBody();
+  ForbiddenConstructFinder Finder(Diags);
+  Finder.TraverseStmt(Body);
+  bool Ok = !Finder.Failed;
+  ParentMap PM(Body);
+  auto CheckPoint = [&](const Stmt *S, SourceLocation Loc) {
+    if (const char *Construct = unsupportedEnclosingConstruct(PM, S)) {
+      diag::report(Diags, Loc, diag::ContinuationInUnsupported) << Construct;
+      Ok = false;
+    }
+  };
+  for (const SpawnSite &S : Proc.Spawns) CheckPoint(S.Statement, S.KeywordLoc);
+  for (const SyncSite &S : Proc.Syncs) CheckPoint(S.Marker, S.KeywordLoc);
+  return Ok;
+}
+
+}  // namespace cilkpp

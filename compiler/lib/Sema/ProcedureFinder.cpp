@@ -1,0 +1,263 @@
+#include "Sema/ProcedureFinder.h"
+
+#include "Sema/ProcedureChecks.h"
+#include "Sema/StatementPosition.h"
+#include "Support/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+constexpr llvm::StringLiteral CilkAnnotation = "cilkpp.procedure";
+
+struct BodyRange {
+  const FunctionDecl *Function;  // nullptr for a lambda body
+  unsigned Begin, End;           // file offsets in the main file
+};
+
+// Collects function and lambda bodies written in the main file, and the
+// declarations that carry the `cilk` specifier.
+class DeclarationCollector : public RecursiveASTVisitor<DeclarationCollector> {
+ public:
+  explicit DeclarationCollector(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && inMainFile(FD->getBody()->getBeginLoc()))
+      addBody(FD, FD->getBody()->getSourceRange());
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    if (inMainFile(L->getBody()->getBeginLoc())) addBody(nullptr, L->getBody()->getSourceRange());
+    return true;
+  }
+  bool VisitDecl(Decl *D) {
+    for (const auto *A : D->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == CilkAnnotation) Annotated.push_back({D, SM.getExpansionLoc(A->getLocation())});
+    return true;
+  }
+
+  std::vector<BodyRange> Bodies;
+  std::vector<std::pair<const Decl *, SourceLocation>> Annotated;
+
+ private:
+  bool inMainFile(SourceLocation Loc) const { return SM.isWrittenInMainFile(SM.getExpansionLoc(Loc)); }
+  void addBody(const FunctionDecl *FD, SourceRange R) {
+    Bodies.push_back({FD, SM.getFileOffset(SM.getExpansionLoc(R.getBegin())),
+                      SM.getFileOffset(SM.getExpansionLoc(R.getEnd()))});
+  }
+  const SourceManager &SM;
+};
+
+// The outermost expression that begins at each requested location.
+class OutermostExprFinder : public RecursiveASTVisitor<OutermostExprFinder> {
+ public:
+  OutermostExprFinder(const SourceManager &SM, llvm::DenseMap<SourceLocation, const Expr *> &Wanted)
+      : SM(SM), Wanted(Wanted) {}
+  bool VisitExpr(Expr *E) {
+    auto It = Wanted.find(SM.getExpansionLoc(E->getBeginLoc()));
+    if (It != Wanted.end() && !It->second) It->second = E;
+    return true;
+  }
+
+ private:
+  const SourceManager &SM;
+  llvm::DenseMap<SourceLocation, const Expr *> &Wanted;
+};
+
+// Return statements of one function, not of lambdas or local classes in it.
+class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
+ public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    Returns.push_back(R);
+    return true;
+  }
+  std::vector<const ReturnStmt *> Returns;
+};
+
+class Binder {
+ public:
+  Binder(ASTContext &Ctx, SemaResult &Result)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Result(Result) {}
+
+  void run(ArrayRef<KeywordUse> Uses) {
+    DeclarationCollector Collector(Ctx);
+    Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+    bindCilkSpecifiers(Uses, Collector.Annotated);
+    std::map<const FunctionDecl *, std::vector<KeywordUse>> ByFunction;
+    for (const KeywordUse &U : Uses) {
+      if (U.Kind == KeywordKind::Cilk) continue;
+      if (U.Kind == KeywordKind::CilkFor || U.Kind == KeywordKind::CilkScope) {
+        diag::report(Diags, U.Loc, diag::KeywordNotSupportedYet) << U.Spelling;
+        continue;
+      }
+      const BodyRange *Body = innermostBody(Collector.Bodies, SM.getFileOffset(U.Loc));
+      if (!Body) {
+        diag::report(Diags, U.Loc, diag::KeywordOutsideFunction) << U.Spelling;
+        continue;
+      }
+      if (!Body->Function) {
+        diag::report(Diags, U.Loc, diag::KeywordInLambda) << U.Spelling;
+        continue;
+      }
+      ByFunction[Body->Function].push_back(U);
+    }
+    // Every definition of a function declared `cilk` is a procedure, even
+    // one without spawns.
+    for (const BodyRange &B : Collector.Bodies)
+      if (B.Function && Result.CilkFunctions.contains(B.Function)) ByFunction[B.Function];
+    for (auto &[FD, FunctionUses] : ByFunction) Result.CilkFunctions.add(FD);
+    for (auto &[FD, FunctionUses] : ByFunction) bindProcedure(FD, FunctionUses);
+  }
+
+ private:
+  void bindCilkSpecifiers(ArrayRef<KeywordUse> Uses,
+                          ArrayRef<std::pair<const Decl *, SourceLocation>> Annotated) {
+    for (const KeywordUse &U : Uses) {
+      if (U.Kind != KeywordKind::Cilk) continue;
+      Result.CilkSpecifiers.push_back(U.Loc);
+      const Decl *Target = nullptr;
+      for (const auto &[D, Loc] : Annotated)
+        if (Loc == U.Loc) Target = D;
+      const auto *FD = dyn_cast_or_null<FunctionDecl>(Target);
+      if (!FD || (isa<CXXMethodDecl>(FD) && cast<CXXMethodDecl>(FD)->getParent()->isLambda())) {
+        diag::report(Diags, U.Loc, diag::CilkNotOnFunction);
+        continue;
+      }
+      Result.CilkFunctions.add(FD);
+    }
+  }
+
+  static const BodyRange *innermostBody(const std::vector<BodyRange> &Bodies, unsigned Offset) {
+    const BodyRange *Best = nullptr;
+    for (const BodyRange &B : Bodies)
+      if (B.Begin <= Offset && Offset <= B.End && (!Best || B.End - B.Begin < Best->End - Best->Begin))
+        Best = &B;
+    return Best;
+  }
+
+  void bindProcedure(const FunctionDecl *FD, const std::vector<KeywordUse> &Uses) {
+    CilkProcedure Proc;
+    Proc.Definition = FD;
+    Stmt *Body = FD->getBody();
+    if (!checkProcedureSignature(Ctx, FD)) return;
+
+    llvm::DenseMap<SourceLocation, const Expr *> Wanted;
+    std::vector<std::pair<KeywordUse, SourceLocation>> Targets;
+    for (const KeywordUse &U : Uses) {
+      SourceLocation At = U.Loc;
+      if (U.Kind == KeywordKind::Spawn) {
+        std::optional<Token> Next = Lexer::findNextToken(U.Loc, SM, Ctx.getLangOpts());
+        At = Next ? Next->getLocation() : SourceLocation();
+      }
+      Targets.push_back({U, At});
+      if (At.isValid()) Wanted[At] = nullptr;
+    }
+    OutermostExprFinder Finder(SM, Wanted);
+    Finder.TraverseStmt(Body);
+
+    ParentMap PM(Body);
+    bool Ok = true;
+    for (const auto &[U, At] : Targets) {
+      const Expr *E = At.isValid() ? Wanted.lookup(At) : nullptr;
+      if (U.Kind == KeywordKind::Sync)
+        Ok &= bindSync(PM, U, E, Proc);
+      else
+        Ok &= bindSpawn(PM, U, E, Proc);
+    }
+    ReturnCollector Returns;
+    Returns.TraverseStmt(Body);
+    Proc.Returns = std::move(Returns.Returns);
+    if (!Ok || !checkProcedureBody(Ctx, Proc)) return;
+    Result.Procedures.push_back(std::move(Proc));
+  }
+
+  bool bindSync(ParentMap &PM, const KeywordUse &U, const Expr *E, CilkProcedure &Proc) {
+    if (!E || !isStatementPosition(PM, E)) {
+      diag::report(Diags, U.Loc, diag::SyncNotStatement) << U.Spelling;
+      return false;
+    }
+    Proc.Syncs.push_back({U.Loc, E});
+    return true;
+  }
+
+  bool bindSpawn(ParentMap &PM, const KeywordUse &U, const Expr *E, CilkProcedure &Proc) {
+    const auto *Call = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
+    if (!Call) {
+      diag::report(Diags, U.Loc, diag::SpawnNotCall) << U.Spelling;
+      return false;
+    }
+    if (const char *Why = unsupportedCalleeKind(Call)) {
+      diag::report(Diags, U.Loc, diag::SpawnCalleeUnsupported) << Why;
+      return false;
+    }
+    SpawnSite Site;
+    Site.KeywordLoc = U.Loc;
+    Site.Call = Call;
+    Site.Callee = Call->getDirectCallee();
+
+    const Stmt *Parent = PM.getParentIgnoreParenImpCasts(const_cast<Expr *>(E));
+    const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);
+    const auto *Decl = dyn_cast_or_null<DeclStmt>(Parent);
+    if (isStatementPosition(PM, E)) {
+      Site.Form = SpawnForm::Discard;
+      Site.Statement = E;
+    } else if (Assign && Assign->getOpcode() == BO_Assign &&
+               Assign->getRHS()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
+               isStatementPosition(PM, Assign)) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParens());
+      const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      if (!Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType()) {
+        diag::report(Diags, Assign->getLHS()->getBeginLoc(), diag::SpawnTargetUnsupported)
+            << "only a local, non-reference variable can receive the result";
+        return false;
+      }
+      Site.Form = SpawnForm::Assign;
+      Site.Target = Var;
+      Site.Statement = Assign;
+    } else if (Decl && Decl->isSingleDecl() && isStatementPosition(PM, Decl)) {
+      const auto *Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
+      if (!Var || !Var->getInit() || Var->getInit()->IgnoreImplicit() != Call ||
+          Var->getType()->isReferenceType()) {
+        diag::report(Diags, U.Loc, diag::SpawnTargetUnsupported) << "the declared variable must not be a reference";
+        return false;
+      }
+      Site.Form = SpawnForm::Declare;
+      Site.Target = Var;
+      Site.Statement = Decl;
+    } else {
+      diag::report(Diags, U.Loc, diag::SpawnPositionUnsupported)
+          << U.Spelling << describePosition(PM, E);
+      return false;
+    }
+    if (Site.Target && !checkSpawnTarget(Ctx, Site)) return false;
+    Site.InCompound = isa_and_nonnull<CompoundStmt>(PM.getParent(const_cast<Stmt *>(Site.Statement)));
+    Proc.Spawns.push_back(Site);
+    return true;
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  DiagnosticsEngine &Diags;
+  SemaResult &Result;
+};
+
+}  // namespace
+
+bool findCilkProcedures(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, SemaResult &Result) {
+  Binder(Ctx, Result).run(Uses);
+  return !Ctx.getDiagnostics().hasErrorOccurred();
+}
+
+}  // namespace cilkpp

@@ -1,0 +1,40 @@
+// Finds the cilk procedures of a translation unit and binds every keyword to
+// the AST node it introduced, rejecting keywords in positions the translator
+// does not handle.
+#pragma once
+
+#include "Dialect/Keywords.h"
+#include "Sema/CilkModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace cilkpp {
+
+class CilkProcedureSet {
+ public:
+  void add(const clang::FunctionDecl *FD) {
+    if (Canonical.insert(FD->getCanonicalDecl()).second) Ordered.push_back(FD->getCanonicalDecl());
+  }
+  llvm::ArrayRef<const clang::FunctionDecl *> all() const { return Ordered; }
+  bool contains(const clang::FunctionDecl *FD) const {
+    return FD && Canonical.contains(FD->getCanonicalDecl());
+  }
+
+ private:
+  llvm::DenseSet<const clang::FunctionDecl *> Canonical;
+  std::vector<const clang::FunctionDecl *> Ordered;
+};
+
+struct SemaResult {
+  std::vector<CilkProcedure> Procedures;
+  CilkProcedureSet CilkFunctions;
+  // `cilk` keywords, removed from declarations in the output.
+  std::vector<clang::SourceLocation> CilkSpecifiers;
+};
+
+// Returns false when errors were reported.
+bool findCilkProcedures(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses, SemaResult &Result);
+
+}  // namespace cilkpp

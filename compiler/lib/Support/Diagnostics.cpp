@@ -1,0 +1,50 @@
+#include "Support/Diagnostics.h"
+
+#include "clang/Basic/DiagnosticIDs.h"
+
+namespace cilkpp::diag {
+namespace {
+
+struct Description {
+  clang::DiagnosticsEngine::Level Level;
+  const char *Format;
+};
+
+// Indexed by ID. Every message starts with "cilkpp:" so users can tell the
+// translator's diagnostics from Clang's own.
+constexpr Description Descriptions[NumIDs] = {
+    {clang::DiagnosticsEngine::Error, "cilkpp: keyword '%0' inside a macro is not supported"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' outside of a function body"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' inside a lambda is not supported yet"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: 'cilk' may only be applied to a function declaration"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a function call"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: spawning %0 is not supported yet"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: '%0' is only supported as a statement 'x = spawn f(...);', 'T x = spawn f(...);' or "
+     "'spawn f(...);' (not supported yet: %1)"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: the target of a spawn must be a local variable (not supported yet: %0)"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: spawn result of type %0 assigned to variable '%1' of type %2; not supported yet (use the same type)"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be used as a statement"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' is not supported yet"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: %0 as a cilk procedure is not supported yet"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: %0 in a cilk procedure is not supported yet"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: a continuation point (spawn or sync) inside %0 is not supported yet"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: variable '%0' of type %1 is live across a %2; not supported yet"},
+    {clang::DiagnosticsEngine::Note, "cilkpp: %0 here"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: lambda capturing '%0', which lives across a continuation point, is not supported yet"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: could not build the control-flow graph of '%0'"},
+};
+
+}  // namespace
+
+clang::DiagnosticBuilder report(clang::DiagnosticsEngine &Diags, clang::SourceLocation Loc, ID Which) {
+  const Description &D = Descriptions[Which];
+  unsigned CustomID = Diags.getDiagnosticIDs()->getCustomDiagID(
+      static_cast<clang::DiagnosticIDs::Level>(D.Level), D.Format);
+  return Diags.Report(Loc, CustomID);
+}
+
+}  // namespace cilkpp::diag

@@ -1,0 +1,34 @@
+// Every diagnostic the translator can emit, reported through Clang's
+// DiagnosticsEngine so they print as file:line:col with a caret.
+#pragma once
+
+#include "clang/Basic/Diagnostic.h"
+
+namespace cilkpp::diag {
+
+enum ID {
+  KeywordInMacro,
+  KeywordOutsideFunction,
+  KeywordInLambda,
+  CilkNotOnFunction,
+  SpawnNotCall,
+  SpawnCalleeUnsupported,
+  SpawnPositionUnsupported,
+  SpawnTargetUnsupported,
+  SpawnTargetTypeMismatch,
+  SyncNotStatement,
+  KeywordNotSupportedYet,
+  ProcedureKindUnsupported,
+  ConstructUnsupported,
+  ContinuationInUnsupported,
+  LiveVariableUnsupported,
+  NoteContinuationPoint,
+  ReturnTypeUnsupported,
+  LambdaCapturesFrameVariable,
+  CfgUnavailable,
+  NumIDs
+};
+
+clang::DiagnosticBuilder report(clang::DiagnosticsEngine &Diags, clang::SourceLocation Loc, ID Which);
+
+}  // namespace cilkpp::diag

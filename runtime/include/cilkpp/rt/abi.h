@@ -1,0 +1,156 @@
+// The interface between code emitted by the cilkpp compiler and the runtime.
+//
+// Generated fast clones have the signature
+//   R fast(Worker *w, Frame *parent, void *result_slot, params...) noexcept
+// and generated resume paths the signature ResumeFn. docs/translation.md shows
+// how the calls below fit together.
+#pragma once
+
+#include <cstring>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "cilkpp/rt/frame.h"
+#include "cilkpp/rt/worker.h"
+
+namespace cilkpp::rt {
+
+// Names any type as a simple type specifier (arrays, function pointers).
+template <class T>
+using id = T;
+
+template <class T>
+struct nondeduced {
+  using type = T;
+};
+
+// Initialises a frame field from the initializer of the variable it holds.
+// Frame fields are trivially copyable, so a byte copy is their initialisation.
+template <class T>
+inline void init_field(T &field, const typename nondeduced<T>::type &value) noexcept {
+  std::memcpy(static_cast<void *>(&field), static_cast<const void *>(&value), sizeof(T));
+}
+
+// Allocates and initialises a frame of generated type F from w's pool.
+template <class F>
+inline F *new_frame(Worker *w, Frame *parent, void *result_slot, const FrameInfo *info) noexcept {
+  static_assert(std::is_base_of_v<Frame, F>);
+  constexpr std::size_t cls = size_class_of(sizeof(F));
+  F *f = ::new (w->pool().allocate(cls)) F;
+  f->info = info;
+  f->parent = parent;
+  f->result_slot = result_slot;
+  f->join.store(1, std::memory_order_relaxed);
+  return f;
+}
+
+template <class F>
+inline void free_frame(Worker *w, F *f) noexcept {
+  constexpr std::size_t cls = size_class_of(sizeof(F));
+  f->~F();
+  w->pool().release(f, cls);
+}
+
+// Frees a frame whose type is known only through its FrameInfo.
+inline void free_frame_generic(Worker *w, Frame *f) noexcept {
+  w->pool().release(f, size_class_of(f->info->size));
+}
+
+// A child that completed asynchronously hands its parent one count back.
+inline void child_done(Worker *w, Frame *parent) noexcept {
+  if (parent->join.fetch_sub(1, std::memory_order_acq_rel) == 1) w->make_ready(parent);
+}
+
+// Called when a pop after a spawned call fails: the parent's continuation was
+// stolen. If the child returned normally its result goes to the parent's slot
+// and the parent gets its count back; if the child itself escaped, the child
+// will do both when it completes. Either way the caller returns at once.
+template <class R>
+inline void parent_stolen(Worker *w, Frame *parent, R *slot, const R &value) noexcept {
+  if (w->escaping) return;
+  *slot = value;
+  w->escaping = true;
+  child_done(w, parent);
+}
+inline void parent_stolen(Worker *w, Frame *parent) noexcept {
+  if (w->escaping) return;
+  w->escaping = true;
+  child_done(w, parent);
+}
+
+// sync on the resume path. True: every child has completed, go on. False: the
+// frame is suspended; the worker that completes the last child resumes it.
+inline bool sync(Worker *, Frame *f) noexcept {
+  if (f->join.load(std::memory_order_acquire) == 1) return true;
+  if (f->join.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    f->join.store(1, std::memory_order_relaxed);
+    return true;
+  }
+  return false;
+}
+
+// Completes a frame on the resume path: delivers the result, frees the frame,
+// and hands the parent its count back.
+inline void complete_frame(Worker *w, Frame *f) noexcept {
+  Frame *parent = f->parent;
+  free_frame_generic(w, f);
+  const bool parent_is_root = parent->info->resume == nullptr;
+  if (parent->join.fetch_sub(1, std::memory_order_acq_rel) == 1 && !parent_is_root)
+    w->make_ready(parent);
+}
+
+template <class R>
+inline void complete_frame(Worker *w, Frame *f, typename nondeduced<R>::type value) noexcept {
+  if (void *slot = f->result_slot) *static_cast<R *>(slot) = value;
+  complete_frame(w, f);
+}
+
+// A root call: a cilk procedure called from ordinary code (main, a library,
+// or a plain function that a cilk procedure called). On a thread that is not
+// a worker it starts the runtime if needed and binds the thread as worker 0
+// for the duration of the call; on a worker it nests.
+class RootScope {
+ public:
+  RootScope() noexcept;
+  ~RootScope();
+  RootScope(const RootScope &) = delete;
+  RootScope &operator=(const RootScope &) = delete;
+
+  Worker *worker() const noexcept { return worker_; }
+  // The root procedure escaped: work until its frame has completed.
+  void wait(RootFrame &root) noexcept;
+
+ private:
+  Worker *worker_;
+  bool bound_here_;
+};
+
+template <class T>
+class RootResult {
+ public:
+  T *slot() noexcept { return reinterpret_cast<T *>(storage_); }
+  T take() noexcept { return std::move(*slot()); }
+
+ private:
+  alignas(T) unsigned char storage_[sizeof(T)];
+};
+
+template <class R, class Fast>
+inline R run_root(Fast &&fast) noexcept {
+  RootScope scope;
+  Worker *w = scope.worker();
+  RootFrame root;
+  if constexpr (std::is_void_v<R>) {
+    fast(w, &root, nullptr);
+    if (__builtin_expect(w->escaping, 0)) scope.wait(root);
+  } else {
+    RootResult<R> result;
+    R value = fast(w, &root, result.slot());
+    if (__builtin_expect(!w->escaping, 1)) return value;
+    scope.wait(root);
+    return result.take();
+  }
+}
+
+}  // namespace cilkpp::rt

@@ -1,0 +1,68 @@
+// Per-worker frame pools: segregated free lists, one per 64-byte size class.
+//
+// Allocation and release on the owner are a few instructions and never lock.
+// A frame stolen or mugged is freed by whichever worker finishes it, so frames
+// drift between pools; a pool that caches too many blocks of a class hands a
+// batch to the process-wide reserve, and an empty pool takes a batch back (or
+// carves a new chunk) before touching the system allocator.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cilkpp::rt {
+
+inline constexpr std::size_t kFrameAlign = 64;
+inline constexpr std::size_t kSizeClasses = 32;  // blocks up to 2 KiB
+inline constexpr std::uint32_t kMaxCachedPerClass = 256;
+
+constexpr std::size_t size_class_of(std::size_t bytes) noexcept {
+  return (bytes + kFrameAlign - 1) / kFrameAlign - 1;
+}
+constexpr std::size_t class_block_size(std::size_t cls) noexcept {
+  return (cls + 1) * kFrameAlign;
+}
+
+class FramePool {
+ public:
+  FramePool() = default;
+  FramePool(const FramePool &) = delete;
+  FramePool &operator=(const FramePool &) = delete;
+  ~FramePool();  // returns cached blocks to the reserve
+
+  void *allocate(std::size_t cls) noexcept {
+    if (__builtin_expect(cls >= kSizeClasses, 0)) return allocate_large(cls);
+    FreeBlock *b = heads_[cls];
+    if (__builtin_expect(b != nullptr, 1)) {
+      heads_[cls] = b->next;
+      --counts_[cls];
+      return b;
+    }
+    return refill(cls);
+  }
+
+  void release(void *p, std::size_t cls) noexcept {
+    if (__builtin_expect(cls >= kSizeClasses, 0)) return release_large(p);
+    auto *b = static_cast<FreeBlock *>(p);
+    b->next = heads_[cls];
+    heads_[cls] = b;
+    if (__builtin_expect(++counts_[cls] > kMaxCachedPerClass, 0)) spill(cls);
+  }
+
+  std::uint32_t cached(std::size_t cls) const noexcept { return counts_[cls]; }
+
+ private:
+  struct FreeBlock {
+    FreeBlock *next;
+  };
+
+  void *refill(std::size_t cls) noexcept;
+  void spill(std::size_t cls) noexcept;
+  static void *allocate_large(std::size_t cls) noexcept;
+  static void release_large(void *p) noexcept;
+
+  FreeBlock *heads_[kSizeClasses] = {};
+  std::uint32_t counts_[kSizeClasses] = {};
+};
+
+}  // namespace cilkpp::rt

@@ -1,0 +1,87 @@
+// A worker: one thread's deque, frame pool and bookkeeping.
+//
+// Only the fields the generated fast path touches are public; they all sit in
+// lines the owner alone writes. What thieves touch lives inside the deque, on
+// its own cache line.
+#pragma once
+
+#include <cstdint>
+
+#include "cilkpp/rt/deque.h"
+#include "cilkpp/rt/frame.h"
+#include "cilkpp/rt/frame_pool.h"
+
+namespace cilkpp::rt {
+
+class Runtime;
+
+struct WorkerStats {
+  std::uint64_t spawns = 0;
+  std::uint64_t steals = 0;
+  std::uint64_t failed_steals = 0;
+  std::uint64_t ns_working = 0;
+  std::uint64_t ns_stealing = 0;
+  std::uint64_t ns_idle = 0;
+};
+
+class alignas(64) Worker {
+ public:
+  Worker(Runtime &runtime, unsigned index);
+  Worker(const Worker &) = delete;
+  Worker &operator=(const Worker &) = delete;
+
+  // --- fast path (called from generated code) ---
+  void push(Frame *f) noexcept {
+    ++stats_.spawns;
+    deque_.push(f);
+  }
+  bool pop() noexcept { return deque_.pop(); }
+  FramePool &pool() noexcept { return pool_; }
+
+  // True while this worker unwinds the C stack of frames whose continuations
+  // were stolen. Set by the first failed pop, cleared by the scheduler loop.
+  bool escaping = false;
+
+  // --- runtime internals ---
+  unsigned index() const noexcept { return index_; }
+  Runtime &runtime() noexcept { return runtime_; }
+  TheDeque<Frame> &deque() noexcept { return deque_; }
+  WorkerStats &stats() noexcept { return stats_; }
+
+  // Queues a frame whose last outstanding child just completed here.
+  void make_ready(Frame *f) noexcept {
+    f->next_ready = ready_;
+    ready_ = f;
+  }
+  Frame *take_ready() noexcept {
+    Frame *f = ready_;
+    if (f) ready_ = f->next_ready;
+    return f;
+  }
+
+  // Runs frames (ready ones first, then stolen ones) until *done reads 0.
+  void schedule_until(const std::atomic<std::int32_t> &done) noexcept;
+  // Worker-thread body: runs while root calls are active, sleeps otherwise.
+  void thread_main() noexcept;
+
+  // The worker bound to the calling thread, or nullptr.
+  static Worker *current() noexcept { return tls_current_; }
+  static void bind(Worker *w) noexcept { tls_current_ = w; }
+
+ private:
+  void execute(Frame *f) noexcept;
+  Frame *try_steal() noexcept;
+  std::uint64_t next_random() noexcept;
+
+  TheDeque<Frame> deque_;
+  FramePool pool_;
+  Frame *ready_ = nullptr;
+  WorkerStats stats_;
+  Runtime &runtime_;
+  const unsigned index_;
+  std::uint64_t rng_state_;
+
+  static thread_local Worker *tls_current_;
+};
+
+}  // namespace cilkpp::rt

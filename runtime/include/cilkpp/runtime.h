@@ -1,0 +1,4 @@
+// Everything code emitted by the cilkpp compiler needs from the runtime.
+#pragma once
+
+#include "cilkpp/rt/abi.h"
