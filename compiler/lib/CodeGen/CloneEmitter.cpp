@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 using namespace clang;
 
 namespace cilkpp {
@@ -24,13 +26,12 @@ class CloneBuilder {
                const FastCloneAvailable &IsCilkCallee, CloneKind Kind)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee), Kind(Kind),
-        Scratch(Ctx.getSourceManager(), Ctx.getLangOpts()), Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
+        Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
 
   std::optional<std::string> build() {
     collectWholeStatements();
     if (!substituteFrameAccesses()) return std::nullopt;
-    for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
-      Final.ReplaceText(statementRange(Ctx, Proc.Spawns[I].Statement), spawnText(I));
+    for (unsigned I = 0; I < Proc.Spawns.size(); ++I) Final.ReplaceText(spawnRange(I), spawnText(I));
     for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
@@ -46,14 +47,28 @@ class CloneBuilder {
     return F && (Kind == CloneKind::Resume || F->ResidentOnFastPath);
   }
   std::string fieldOf(const VarDecl *V) const { return "__frame->" + Frame.field(V)->Name; }
-  std::string text(SourceRange R) { return Scratch.getRewrittenText(fileRange(SM, R)); }
+  std::string text(SourceRange R) { return render(fileRange(SM, R)); }
+
+  // The source text of a range with frame accesses substituted.
+  std::string render(CharSourceRange R) {
+    unsigned Begin = SM.getFileOffset(R.getBegin());
+    unsigned End = SM.getFileOffset(R.getEnd()) + Lexer::MeasureTokenLength(R.getEnd(), SM, LO);
+    StringRef Buffer = SM.getBufferData(SM.getFileID(R.getBegin()));
+    std::string Out;
+    unsigned Pos = Begin;
+    for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End; ++It) {
+      Out += Buffer.substr(Pos, It->first - Pos).str() + It->second.second;
+      Pos = It->first + It->second.first;
+    }
+    return Out + Buffer.substr(Pos, End - Pos).str();
+  }
   bool isVoid() const { return FD->getReturnType()->isVoidType(); }
   std::string returnType() { return typeQualified(Ctx, FD->getReturnType()); }
 
   // Statements replaced as a whole: spawns, and declarations of variables
   // that live in the frame in this clone.
   void collectWholeStatements() {
-    for (const SpawnSite &S : Proc.Spawns) addWholeRange(S.Statement);
+    for (unsigned I = 0; I < Proc.Spawns.size(); ++I) addWholeRange(spawnRange(I));
     struct Visitor : RecursiveASTVisitor<Visitor> {
       CloneBuilder &B;
       explicit Visitor(CloneBuilder &B) : B(B) {}
@@ -77,8 +92,17 @@ class CloneBuilder {
     return false;
   }
 
-  void addWholeRange(const Stmt *S) {
-    CharSourceRange R = statementRange(Ctx, S);
+  // The statement of a spawn, from the keyword (`spawn f(x);`) or from the
+  // target (`x = spawn f(x);`) to its semicolon.
+  CharSourceRange spawnRange(unsigned Index) {
+    const SpawnSite &Site = Proc.Spawns[Index];
+    CharSourceRange R = statementRange(Ctx, Site.Statement);
+    if (SM.isBeforeInTranslationUnit(Site.KeywordLoc, R.getBegin())) R.setBegin(Site.KeywordLoc);
+    return R;
+  }
+
+  void addWholeRange(const Stmt *S) { addWholeRange(statementRange(Ctx, S)); }
+  void addWholeRange(CharSourceRange R) {
     WholeRanges.push_back({SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd())});
   }
 
@@ -109,7 +133,7 @@ class CloneBuilder {
           Loc = B.SM.getSpellingLoc(Loc);
         }
         std::string Access = B.fieldOf(V);
-        B.Scratch.ReplaceText(Loc, V->getName().size(), Access);
+        B.Substitutions[B.SM.getFileOffset(Loc)] = {static_cast<unsigned>(V->getName().size()), Access};
         if (!B.insideWholeRange(Loc)) B.Final.ReplaceText(Loc, V->getName().size(), Access);
         return true;
       }
@@ -146,7 +170,7 @@ class CloneBuilder {
       }
     }
     SourceLocation End = SM.getExpansionRange(V->getSourceRange().getEnd()).getEnd();
-    std::string Text = Scratch.getRewrittenText(CharSourceRange::getTokenRange(Start, End));
+    std::string Text = render(CharSourceRange::getTokenRange(Start, End));
     return StringRef(Text).trim().str();
   }
 
@@ -280,7 +304,10 @@ class CloneBuilder {
           << "a return statement written inside a macro";
       return;
     }
-    CharSourceRange KeywordRange = CharSourceRange::getTokenRange(Keyword, Keyword);
+    // `return` and the blanks after it, so `return x;` becomes `f(x);`.
+    CharSourceRange KeywordRange =
+        Value ? CharSourceRange::getCharRange(Keyword, SM.getExpansionLoc(Value->getBeginLoc()))
+              : CharSourceRange::getTokenRange(Keyword, Keyword);
     CharSourceRange SemiRange = CharSourceRange::getTokenRange(Semi, Semi);
     const bool ValueDelivered = Value && !isVoid();
     if (Kind == CloneKind::Fast) {
@@ -288,13 +315,13 @@ class CloneBuilder {
                                                 : "if (__frame) ::cilkpp::rt::free_frame(__w, __frame);";
       if (ValueDelivered && Frame.EagerFrame) {
         // The value may read the frame, so it is computed before the free.
-        Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret =", returnType()));
+        Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret = ", returnType()));
         Final.ReplaceText(SemiRange, fmt::format("; {} return __ret; }}", Free));
       } else if (Value && isVoid()) {
-        Final.ReplaceText(KeywordRange, "{");
+        Final.ReplaceText(KeywordRange, "{ ");
         Final.ReplaceText(SemiRange, fmt::format("; {} return; }}", Free));
       } else {
-        Final.ReplaceText(KeywordRange, fmt::format("{{ {} return", Free));
+        Final.ReplaceText(KeywordRange, fmt::format("{{ {} return{}", Free, Value ? " " : ""));
         Final.ReplaceText(SemiRange, "; }");
       }
       return;
@@ -353,8 +380,10 @@ class CloneBuilder {
   const ProcedureNames &Names;
   const FastCloneAvailable &IsCilkCallee;
   const CloneKind Kind;
-  Rewriter Scratch;  // frame accesses only: the source of subexpression texts
-  Rewriter Final;    // everything: the clone
+  // Frame accesses by file offset: (length replaced, replacement). The
+  // source of the texts of subexpressions inside replaced statements.
+  std::map<unsigned, std::pair<unsigned, std::string>> Substitutions;
+  Rewriter Final;
   std::vector<const DeclStmt *> FieldDeclarations;
   std::vector<std::pair<unsigned, unsigned>> WholeRanges;
 };

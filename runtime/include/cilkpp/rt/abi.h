@@ -109,7 +109,10 @@ inline void complete_frame(Worker *w, Frame *f, typename nondeduced<R>::type val
 // A root call: a cilk procedure called from ordinary code (main, a library,
 // or a plain function that a cilk procedure called). On a thread that is not
 // a worker it starts the runtime if needed and binds the thread as worker 0
-// for the duration of the call; on a worker it nests.
+// for the duration of the call; on a worker it nests. The worker's escaping
+// flag is saved and cleared for the call and restored after it: a nested
+// call may come from a destructor that runs while the worker unwinds a
+// stolen continuation.
 class RootScope {
  public:
   RootScope() noexcept;
@@ -124,6 +127,7 @@ class RootScope {
  private:
   Worker *worker_;
   bool bound_here_;
+  bool saved_escaping_;
 };
 
 template <class T>

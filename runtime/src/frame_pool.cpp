@@ -1,0 +1,152 @@
+// The slow paths of the per-worker frame pools and the process-wide reserve.
+//
+// Pools trade blocks with the reserve in batches, so the reserve's mutex is
+// taken once per kBatch allocations at worst and never on the fast path.
+// Blocks come from chunks that are never returned to the system: frames
+// drift between workers, and a chunk can only be freed once every block of
+// it is back, which nobody tracks. The chunks stay reachable from the
+// reserve (a global with a trivial destructor, so it outlives every pool and
+// leak checkers see the blocks as reachable).
+#include "frame_pool.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <type_traits>
+
+#include "cilkpp/rt/frame_pool.h"
+
+namespace cilkpp::rt {
+namespace {
+
+constexpr std::uint32_t kBatch = 32;
+constexpr std::size_t kChunkBytes = 64 * 1024;
+
+// The first block of every chunk links the chunks together.
+struct ChunkHeader {
+  ChunkHeader *next;
+};
+static_assert(sizeof(ChunkHeader) <= kFrameAlign);
+
+struct Reserve {
+  std::mutex mutex;
+  // Lists of FramePool::FreeBlock (private to FramePool, so the helpers
+  // below take the block type as a template argument).
+  void *heads[kSizeClasses];
+  std::size_t counts[kSizeClasses];
+  std::size_t carved[kSizeClasses];
+  ChunkHeader *chunks;
+};
+// constinit with a trivial destructor: usable during static destruction.
+constinit Reserve reserve{};
+static_assert(std::is_trivially_destructible_v<Reserve>);
+
+[[noreturn]] void out_of_memory(std::size_t bytes) noexcept {
+  std::fprintf(stderr, "cilkpp: fatal: out of memory allocating %zu bytes for frames\n", bytes);
+  std::abort();
+}
+
+// Carves a new chunk into blocks of class cls and adds them to the reserve.
+// Caller holds reserve.mutex.
+template <class Block>
+void carve_chunk(std::size_t cls) noexcept {
+  void *mem = ::operator new(kChunkBytes, std::align_val_t{kFrameAlign}, std::nothrow);
+  if (!mem) out_of_memory(kChunkBytes);
+  auto *header = static_cast<ChunkHeader *>(mem);
+  header->next = reserve.chunks;
+  reserve.chunks = header;
+  const std::size_t block = class_block_size(cls);
+  auto *p = static_cast<unsigned char *>(mem) + kFrameAlign;
+  auto *const end = static_cast<unsigned char *>(mem) + kChunkBytes;
+  for (; p + block <= end; p += block) {
+    auto *b = ::new (p) Block;
+    b->next = static_cast<Block *>(reserve.heads[cls]);
+    reserve.heads[cls] = b;
+    ++reserve.counts[cls];
+    ++reserve.carved[cls];
+  }
+}
+
+}  // namespace
+
+void *FramePool::refill(std::size_t cls) noexcept {
+  std::lock_guard<std::mutex> guard(reserve.mutex);
+  if (!reserve.heads[cls]) carve_chunk<FreeBlock>(cls);
+  // Keep the first block for the caller, cache up to kBatch - 1 more.
+  auto *first = static_cast<FreeBlock *>(reserve.heads[cls]);
+  FreeBlock *last = first;
+  std::uint32_t taken = 1;
+  while (taken < kBatch && last->next) {
+    last = last->next;
+    ++taken;
+  }
+  reserve.heads[cls] = last->next;
+  reserve.counts[cls] -= taken;
+  last->next = nullptr;
+  // The local list is empty (refill is only called then).
+  heads_[cls] = first->next;
+  counts_[cls] = taken - 1;
+  return first;
+}
+
+void FramePool::spill(std::size_t cls) noexcept {
+  // Keep the most recently released (cache-warm) half; hand over the rest.
+  const std::uint32_t keep = counts_[cls] / 2;
+  FreeBlock *last_kept = heads_[cls];
+  for (std::uint32_t i = 1; i < keep; ++i) last_kept = last_kept->next;
+  FreeBlock *first = keep ? last_kept->next : heads_[cls];
+  FreeBlock *last = first;
+  while (last->next) last = last->next;
+  if (keep)
+    last_kept->next = nullptr;
+  else
+    heads_[cls] = nullptr;
+  const std::uint32_t moved = counts_[cls] - keep;
+  counts_[cls] = keep;
+  std::lock_guard<std::mutex> guard(reserve.mutex);
+  last->next = static_cast<FreeBlock *>(reserve.heads[cls]);
+  reserve.heads[cls] = first;
+  reserve.counts[cls] += moved;
+}
+
+// Frames too large for a size class: the system allocator, aligned like the
+// classes so generated frames may hold over-aligned members up to 64.
+void *FramePool::allocate_large(std::size_t cls) noexcept {
+  const std::size_t bytes = class_block_size(cls);
+  void *p = ::operator new(bytes, std::align_val_t{kFrameAlign}, std::nothrow);
+  if (!p) out_of_memory(bytes);
+  return p;
+}
+
+void FramePool::release_large(void *p) noexcept {
+  ::operator delete(p, std::align_val_t{kFrameAlign});
+}
+
+FramePool::~FramePool() {
+  std::lock_guard<std::mutex> guard(reserve.mutex);
+  for (std::size_t cls = 0; cls < kSizeClasses; ++cls) {
+    while (FreeBlock *b = heads_[cls]) {
+      heads_[cls] = b->next;
+      b->next = static_cast<FreeBlock *>(reserve.heads[cls]);
+      reserve.heads[cls] = b;
+      ++reserve.counts[cls];
+    }
+    counts_[cls] = 0;
+  }
+}
+
+namespace detail {
+
+std::size_t reserve_blocks(std::size_t cls) noexcept {
+  std::lock_guard<std::mutex> guard(reserve.mutex);
+  return reserve.counts[cls];
+}
+
+std::size_t carved_blocks(std::size_t cls) noexcept {
+  std::lock_guard<std::mutex> guard(reserve.mutex);
+  return reserve.carved[cls];
+}
+
+}  // namespace detail
+}  // namespace cilkpp::rt

@@ -1,0 +1,67 @@
+// Root calls: entering the runtime from ordinary code.
+#include "cilkpp/rt/abi.h"
+#include "runtime.h"
+#include "stats.h"
+
+namespace cilkpp::rt {
+namespace {
+// resume == nullptr marks the frame as a root: complete_frame does not make
+// it ready, the waiting caller notices its count reach 0 instead.
+const FrameInfo root_info{"<root>", nullptr, sizeof(RootFrame)};
+}  // namespace
+
+RootFrame::RootFrame() noexcept {
+  info = &root_info;
+  parent = nullptr;
+  result_slot = nullptr;
+  // The waiting caller plus the root procedure's frame.
+  join.store(2, std::memory_order_relaxed);
+  entry = 0;
+  next_ready = nullptr;
+}
+
+RootScope::RootScope() noexcept {
+  if (Worker *w = Worker::current()) {
+    // A root call from code a worker runs: nest on that worker. Waiting for
+    // it (if it escapes) runs other frames on top of the current C stack.
+    worker_ = w;
+    bound_here_ = false;
+    // run_root reads escaping to learn whether *this* call's root procedure
+    // escaped, so a stale true from an unwind in progress must not leak in
+    // (it would wait forever for a count nobody hands back) and the call
+    // must not clear it for the unwind either.
+    saved_escaping_ = w->escaping;
+    w->escaping = false;
+    return;
+  }
+  saved_escaping_ = false;
+  Runtime &runtime = Runtime::instance();
+  runtime.begin_root();
+  worker_ = &runtime.worker(0);
+  Worker::bind(worker_);
+  bound_here_ = true;
+  runtime.clock(0).enter(Activity::working, worker_->stats());
+}
+
+RootScope::~RootScope() {
+  worker_->escaping = saved_escaping_;
+  if (!bound_here_) return;
+  Runtime &runtime = worker_->runtime();
+  runtime.clock(0).enter(Activity::none, worker_->stats());
+  Worker::bind(nullptr);
+  runtime.end_root();
+}
+
+void RootScope::wait(RootFrame &root) noexcept {
+  Worker *w = worker_;
+  w->escaping = false;
+  // Give up the caller's count; if the root procedure's frame already
+  // completed, that was the last one.
+  if (root.join.fetch_sub(1, std::memory_order_acq_rel) == 1) return;
+  ActivityClock &clock = w->runtime().clock(w->index());
+  clock.enter(Activity::stealing, w->stats());
+  w->schedule_until(root.join);
+  clock.enter(Activity::working, w->stats());
+}
+
+}  // namespace cilkpp::rt

@@ -1,0 +1,136 @@
+// Lifecycle of the runtime: lazy start, root-call activation, sleeping
+// worker threads, shutdown at exit.
+#include "runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace cilkpp::rt {
+namespace {
+
+Runtime *the_runtime = nullptr;
+
+void shutdown_at_exit() { the_runtime->shutdown(); }
+
+}  // namespace
+
+Runtime &Runtime::instance() {
+  // Thread-safe one-time construction; the object is never destroyed, so
+  // root calls made during static destruction still find it.
+  static Runtime *const runtime = [] {
+    the_runtime = new Runtime(load_config_or_exit());
+    std::atexit(shutdown_at_exit);
+    return the_runtime;
+  }();
+  return *runtime;
+}
+
+Runtime::Runtime(const Config &config) : config_(config) {
+  // Before any worker exists: owners decide per pop which fence to use, and
+  // all of them must agree with the thieves from the first pop on.
+  if (config_.membarrier) barrier::init_asymmetric();
+  start(config_.nworkers);
+}
+
+void Runtime::start(unsigned nworkers) {
+  nworkers_ = nworkers;
+  slots_.clear();
+  for (unsigned i = 0; i < nworkers; ++i) slots_.push_back(std::make_unique<Slot>(*this, i));
+  stopped_.store(false, std::memory_order_relaxed);
+  // Worker 0 is whichever thread makes a root call; the others get threads.
+  for (unsigned i = 1; i < nworkers; ++i) threads_.emplace_back([this, i] { worker(i).thread_main(); });
+}
+
+void Runtime::wake_all() noexcept {
+  epoch_.fetch_add(1, std::memory_order_release);
+  epoch_.notify_all();
+}
+
+void Runtime::begin_root() noexcept {
+  root_mutex_.lock();
+  std::lock_guard<std::mutex> guard(state_mutex_);
+  // After shutdown nobody steals; worker 0 then runs the call on its own.
+  if (stopped_.load(std::memory_order_relaxed)) return;
+  active_.store(1, std::memory_order_release);
+  wake_all();
+}
+
+void Runtime::end_root() noexcept {
+  {
+    std::lock_guard<std::mutex> guard(state_mutex_);
+    active_.store(0, std::memory_order_release);
+  }
+  root_mutex_.unlock();
+}
+
+bool Runtime::wait_for_root() noexcept {
+  for (;;) {
+    // Read the epoch before the flags: a begin_root or shutdown after this
+    // read changes the epoch, so the wait below returns at once.
+    const std::uint32_t epoch = epoch_.load(std::memory_order_acquire);
+    if (stopped_.load(std::memory_order_acquire)) return false;
+    if (active_.load(std::memory_order_acquire) != 0) return true;
+    parked_.fetch_add(1, std::memory_order_release);
+    epoch_.wait(epoch, std::memory_order_acquire);
+    parked_.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+void Runtime::stop_and_join() {
+  {
+    std::lock_guard<std::mutex> guard(state_mutex_);
+    stopped_.store(true, std::memory_order_release);
+    wake_all();
+  }
+  for (std::thread &t : threads_) t.join();
+  threads_.clear();
+}
+
+void Runtime::shutdown() noexcept {
+  bool joined = false;
+  {
+    std::unique_lock<std::mutex> guard(state_mutex_);
+    if (stopped_.load(std::memory_order_relaxed)) return;
+    if (active_.load(std::memory_order_relaxed) == 0) {
+      stopped_.store(true, std::memory_order_release);
+      wake_all();
+      joined = true;
+    }
+    // Otherwise a root call is still running (exit() from parallel code, or
+    // from another thread during a root call): its threads may be deep in
+    // user code, so joining them could hang. They die with the process.
+  }
+  if (joined) {
+    for (std::thread &t : threads_) t.join();
+    threads_.clear();
+  }
+  if (config_.stats) {
+    const std::string report = format_stats(collect());
+    std::fputs(report.c_str(), stderr);
+  }
+}
+
+std::vector<WorkerStats> Runtime::collect() const {
+  std::vector<WorkerStats> out;
+  out.reserve(nworkers_);
+  for (const auto &slot : slots_) out.push_back(const_cast<Worker &>(slot->worker).stats());
+  return out;
+}
+
+std::vector<WorkerStats> Runtime::stats_snapshot() {
+  std::lock_guard<std::mutex> root(root_mutex_);
+  // With no root call active the threads finish their last steal attempts
+  // and go to sleep; their counters are stable (and visible) from then on.
+  while (!stopped_.load(std::memory_order_acquire) &&
+         parked_.load(std::memory_order_acquire) != threads_.size())
+    std::this_thread::yield();
+  return collect();
+}
+
+void Runtime::restart_for_testing(unsigned nworkers) {
+  std::lock_guard<std::mutex> root(root_mutex_);
+  stop_and_join();
+  start(nworkers);
+}
+
+}  // namespace cilkpp::rt

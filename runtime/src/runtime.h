@@ -1,0 +1,91 @@
+// The process-wide runtime: the workers, their threads, and root-call
+// bookkeeping.
+//
+// Started lazily by the first root call (there is no setup call in user
+// code) and never destroyed: an atexit handler stops the threads, and root
+// calls made after that (from static destructors, say) still work, serially
+// on worker 0.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "cilkpp/rt/worker.h"
+#include "config.h"
+#include "stats.h"
+
+namespace cilkpp::rt {
+
+class Runtime {
+ public:
+  static Runtime &instance();
+
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+  const Config &config() const noexcept { return config_; }
+  unsigned num_workers() const noexcept { return nworkers_; }
+  Worker &worker(unsigned i) noexcept { return slots_[i]->worker; }
+  ActivityClock &clock(unsigned i) noexcept { return slots_[i]->clock; }
+
+  // An outermost root call, made by a thread that is not a worker. Root calls
+  // from different threads are serialized: begin_root blocks while another
+  // one is active. Between the two the calling thread acts as worker 0.
+  void begin_root() noexcept;
+  void end_root() noexcept;
+
+  // Reads 1 while a root call is active, 0 otherwise; worker threads
+  // schedule_until it reads 0.
+  const std::atomic<std::int32_t> &root_active() const noexcept { return active_; }
+  // Worker threads: sleeps until a root call is active; false when the
+  // threads are to exit.
+  bool wait_for_root() noexcept;
+
+  // At exit: stops and joins the threads unless a root call is still active
+  // (exit() called from parallel code), then prints statistics if enabled.
+  void shutdown() noexcept;
+
+  // Statistics of every worker, read once the worker threads have gone to
+  // sleep. Must be called outside root calls; blocks root calls meanwhile.
+  std::vector<WorkerStats> stats_snapshot();
+
+  // Tests: replaces the workers by nworkers fresh ones. Outside root calls.
+  void restart_for_testing(unsigned nworkers);
+
+ private:
+  // One worker and its clock, on cache lines of their own.
+  struct alignas(64) Slot {
+    Slot(Runtime &rt, unsigned index) : worker(rt, index) {}
+    Worker worker;
+    ActivityClock clock;
+  };
+
+  explicit Runtime(const Config &config);
+  void start(unsigned nworkers);  // root_mutex_ held or not yet shared
+  void stop_and_join();           // root_mutex_ held, no root active
+  void wake_all() noexcept;
+  std::vector<WorkerStats> collect() const;
+
+  Config config_;
+  unsigned nworkers_ = 0;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<std::thread> threads_;
+
+  // Held for the whole of an outermost root call.
+  std::mutex root_mutex_;
+  // Guards the transitions of active_ and stopped_ (never held while user
+  // code runs, unlike root_mutex_).
+  std::mutex state_mutex_;
+  std::atomic<bool> stopped_{false};
+  std::atomic<std::int32_t> active_{0};
+  // Bumped whenever sleeping threads must look again; they wait on it.
+  std::atomic<std::uint32_t> epoch_{0};
+  // Worker threads asleep in wait_for_root, for stats_snapshot.
+  std::atomic<unsigned> parked_{0};
+};
+
+}  // namespace cilkpp::rt

@@ -1,0 +1,130 @@
+// The scheduling loop: run ready frames, otherwise steal.
+//
+// Work-first: a worker runs its own spawned children at once and only looks
+// for work when its deque is empty (its current frame completed, suspended at
+// a sync, or had its continuation stolen). Frames made ready here (whose last
+// child completed here) run before any steal: they are local and warm.
+#include <thread>
+
+#include "cilkpp/rt/worker.h"
+#include "runtime.h"
+#include "stats.h"
+
+namespace cilkpp::rt {
+
+thread_local Worker *Worker::tls_current_ = nullptr;
+
+namespace {
+
+// splitmix64: spreads consecutive worker indices into unrelated, non-zero
+// xorshift seeds.
+std::uint64_t seed_for(unsigned index) noexcept {
+  std::uint64_t z = 0x9e3779b97f4a7c15ull * (index + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return z ? z : 0x2545f4914f6cdd1dull;
+}
+
+// Consecutive failed steals: first retry at once (work often appears within
+// a few hundred cycles), then pause the core, then give the CPU away (there
+// may be more workers than cores, and a victim may be descheduled).
+class Backoff {
+ public:
+  void reset() noexcept { failures_ = 0; }
+  void wait() noexcept {
+    ++failures_;
+    if (failures_ < kRetryAtOnce) return;
+    if (failures_ < kPause) {
+      for (int i = 0; i < 32; ++i) cpu_relax();
+      return;
+    }
+    std::this_thread::yield();
+  }
+
+ private:
+  static constexpr unsigned kRetryAtOnce = 16;
+  static constexpr unsigned kPause = 256;
+  unsigned failures_ = 0;
+};
+
+}  // namespace
+
+Worker::Worker(Runtime &runtime, unsigned index)
+    : runtime_(runtime), index_(index), rng_state_(seed_for(index)) {}
+
+std::uint64_t Worker::next_random() noexcept {
+  // xorshift64*
+  std::uint64_t x = rng_state_;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  rng_state_ = x;
+  return x * 0x2545f4914f6cdd1dull;
+}
+
+void Worker::execute(Frame *f) noexcept {
+  f->info->resume(this, f);
+  // The resume path returns early when its frame suspended or had its
+  // continuation stolen; the latter leaves escaping set.
+  escaping = false;
+}
+
+Frame *Worker::try_steal() noexcept {
+  const unsigned n = runtime_.num_workers();
+  if (n < 2) return nullptr;
+  // Uniform among the other n - 1 workers (multiply-shift, no division).
+  unsigned victim = static_cast<unsigned>(((next_random() >> 32) * (n - 1)) >> 32);
+  if (victim >= index_) ++victim;
+  Frame *f = runtime_.worker(victim).deque().steal([](Frame *stolen) {
+    // Under the victim's deque lock: the victim's failed pop (which takes
+    // the lock) sees the child it is running counted as outstanding before
+    // it hands the count back in child_done.
+    stolen->join.fetch_add(1, std::memory_order_relaxed);
+  });
+  if (f)
+    ++stats_.steals;
+  else
+    ++stats_.failed_steals;
+  return f;
+}
+
+void Worker::schedule_until(const std::atomic<std::int32_t> &done) noexcept {
+  // The caller has put the clock on stealing.
+  ActivityClock &clock = runtime_.clock(index_);
+  Backoff backoff;
+  while (done.load(std::memory_order_acquire) != 0) {
+    Frame *f = take_ready();
+    if (f) {
+      // Its count dropped to 0 when the last child completed; we now hold
+      // its continuation.
+      f->join.store(1, std::memory_order_relaxed);
+    } else if (!(f = try_steal())) {
+      backoff.wait();
+      continue;
+    }
+    backoff.reset();
+    clock.enter(Activity::working, stats_);
+    execute(f);
+    while ((f = take_ready())) {
+      f->join.store(1, std::memory_order_relaxed);
+      execute(f);
+    }
+    clock.enter(Activity::stealing, stats_);
+  }
+}
+
+void Worker::thread_main() noexcept {
+  bind(this);
+  ActivityClock &clock = runtime_.clock(index_);
+  for (;;) {
+    clock.enter(Activity::idle, stats_);
+    if (!runtime_.wait_for_root()) break;
+    clock.enter(Activity::stealing, stats_);
+    schedule_until(runtime_.root_active());
+  }
+  clock.enter(Activity::none, stats_);
+  bind(nullptr);
+}
+
+}  // namespace cilkpp::rt

@@ -1,0 +1,62 @@
+// Time accounting and the statistics report.
+#include "stats.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace cilkpp::rt {
+namespace {
+
+std::uint64_t now_ns() noexcept {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+void append_row(std::string &out, const char *label, const WorkerStats &s) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%6s %12llu %8llu %8llu %8.1f %9.1f %8.1f\n", label,
+                static_cast<unsigned long long>(s.spawns), static_cast<unsigned long long>(s.steals),
+                static_cast<unsigned long long>(s.failed_steals), ms(s.ns_working), ms(s.ns_stealing),
+                ms(s.ns_idle));
+  out += line;
+}
+
+}  // namespace
+
+void ActivityClock::enter(Activity next, WorkerStats &stats) noexcept {
+  if (next == current_) return;
+  const std::uint64_t now = now_ns();
+  const std::uint64_t spent = now - since_ns_;
+  switch (current_) {
+    case Activity::working: stats.ns_working += spent; break;
+    case Activity::stealing: stats.ns_stealing += spent; break;
+    case Activity::idle: stats.ns_idle += spent; break;
+    case Activity::none: break;
+  }
+  current_ = next;
+  since_ns_ = now;
+}
+
+std::string format_stats(const std::vector<WorkerStats> &workers) {
+  std::string out = "cilkpp stats: " + std::to_string(workers.size()) +
+                    (workers.size() == 1 ? " worker\n" : " workers\n");
+  out += "worker       spawns   steals   failed  work_ms  steal_ms  idle_ms\n";
+  WorkerStats total;
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    const WorkerStats &s = workers[i];
+    append_row(out, std::to_string(i).c_str(), s);
+    total.spawns += s.spawns;
+    total.steals += s.steals;
+    total.failed_steals += s.failed_steals;
+    total.ns_working += s.ns_working;
+    total.ns_stealing += s.ns_stealing;
+    total.ns_idle += s.ns_idle;
+  }
+  append_row(out, "total", total);
+  return out;
+}
+
+}  // namespace cilkpp::rt

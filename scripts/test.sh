@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds, and runs every test (googletest unit tests
+# and the lit suite) through ctest. Exits non-zero if anything fails.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+BUILD_DIR=${BUILD_DIR:-build}
+bash scripts/install-deps.sh
+bash scripts/build.sh
+# --no-tests=error: a configuration that registered no tests is a failure too.
+ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error

@@ -1,0 +1,2 @@
+#pragma once
+inline int extra() { return 5; }

@@ -1,0 +1,139 @@
+// CILKPP_* environment parsing and the statistics report format.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "stats.h"
+
+namespace {
+
+using namespace cilkpp::rt;
+
+ConfigResult parse(std::vector<std::string> entries, unsigned hw = 8) {
+  std::vector<const char *> envp;
+  for (const std::string &e : entries) envp.push_back(e.c_str());
+  envp.push_back(nullptr);
+  return parse_config(envp.data(), hw);
+}
+
+TEST(Config, DefaultsWithoutVariables) {
+  ConfigResult r = parse({"PATH=/bin", "HOME=/root"}, 6);
+  EXPECT_EQ(r.error, "");
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_EQ(r.config.nworkers, 6u);
+  EXPECT_FALSE(r.config.stats);
+  EXPECT_TRUE(r.config.membarrier);
+}
+
+TEST(Config, DefaultWorkerCountIsAtLeastOne) {
+  EXPECT_EQ(parse({}, 0).config.nworkers, 1u);
+  EXPECT_EQ(parse({}, 5000).config.nworkers, 1024u);
+}
+
+TEST(Config, ValidValues) {
+  ConfigResult r = parse({"CILKPP_NWORKERS=3", "CILKPP_STATS=1", "CILKPP_MEMBARRIER=0"});
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.config.nworkers, 3u);
+  EXPECT_TRUE(r.config.stats);
+  EXPECT_FALSE(r.config.membarrier);
+  EXPECT_EQ(parse({"CILKPP_NWORKERS=1"}).config.nworkers, 1u);
+  EXPECT_EQ(parse({"CILKPP_NWORKERS=1024"}).config.nworkers, 1024u);
+  EXPECT_FALSE(parse({"CILKPP_STATS=0"}).config.stats);
+  EXPECT_TRUE(parse({"CILKPP_MEMBARRIER=1"}).config.membarrier);
+}
+
+TEST(Config, BadWorkerCounts) {
+  for (const char *v : {"abc", "", " 4", "4 ", "4x", "0", "1025", "-1", "+4", "99999999999999999999", "0x10", "4.0"}) {
+    ConfigResult r = parse({std::string("CILKPP_NWORKERS=") + v});
+    EXPECT_EQ(r.error, std::string("cilkpp: error: CILKPP_NWORKERS='") + v +
+                           "' is not an integer between 1 and 1024")
+        << "value '" << v << "'";
+  }
+}
+
+TEST(Config, BadFlags) {
+  for (const char *name : {"CILKPP_STATS", "CILKPP_MEMBARRIER"})
+    for (const char *v : {"2", "", "yes", "true", " 1", "1 ", "01"}) {
+      ConfigResult r = parse({std::string(name) + "=" + v});
+      EXPECT_EQ(r.error, std::string("cilkpp: error: ") + name + "='" + v + "' is not 0 or 1")
+          << name << "='" << v << "'";
+    }
+}
+
+TEST(Config, UnknownVariableWarnsAndIsIgnored) {
+  ConfigResult r = parse({"CILKPP_FOO=1", "CILKPP_NWORKERS=2", "CILKPPX=1", "MY_CILKPP_BAR=1"});
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0], "cilkpp: warning: unknown environment variable CILKPP_FOO (ignored)");
+  EXPECT_EQ(r.config.nworkers, 2u);
+}
+
+TEST(Config, NamesAreCaseSensitive) {
+  ConfigResult r = parse({"CILKPP_nworkers=2"});
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.config.nworkers, 8u);
+}
+
+TEST(Config, FirstErrorIsReported) {
+  ConfigResult r = parse({"CILKPP_STATS=x", "CILKPP_NWORKERS=y"});
+  EXPECT_EQ(r.error, "cilkpp: error: CILKPP_STATS='x' is not 0 or 1");
+}
+
+TEST(ConfigDeathTest, BadValueExitsWithStatus2) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        setenv("CILKPP_NWORKERS", "abc", 1);
+        load_config_or_exit();
+      },
+      ::testing::ExitedWithCode(2), "cilkpp: error: CILKPP_NWORKERS='abc' is not an integer between 1 and 1024");
+}
+
+TEST(Stats, ReportHasOneRowPerWorkerAndATotal) {
+  WorkerStats a, b;
+  a.spawns = 10;
+  a.steals = 1;
+  a.failed_steals = 5;
+  a.ns_working = 2'500'000;
+  b.spawns = 4;
+  b.steals = 3;
+  b.ns_idle = 1'000'000;
+  const std::string report = format_stats({a, b});
+  EXPECT_EQ(report,
+            "cilkpp stats: 2 workers\n"
+            "worker       spawns   steals   failed  work_ms  steal_ms  idle_ms\n"
+            "     0           10        1        5      2.5       0.0      0.0\n"
+            "     1            4        3        0      0.0       0.0      1.0\n"
+            " total           14        4        5      2.5       0.0      1.0\n");
+}
+
+TEST(Stats, ClockChargesTheActivityBeingLeft) {
+  WorkerStats s;
+  ActivityClock clock;
+  auto let_time_pass = [] {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() == t0) {
+    }
+  };
+  let_time_pass();
+  clock.enter(Activity::working, s);  // from none: nothing charged
+  EXPECT_EQ(s.ns_working + s.ns_stealing + s.ns_idle, 0u);
+  let_time_pass();
+  clock.enter(Activity::stealing, s);
+  EXPECT_GT(s.ns_working, 0u);
+  EXPECT_EQ(s.ns_stealing, 0u);
+  clock.enter(Activity::stealing, s);  // no change: nothing charged yet
+  EXPECT_EQ(s.ns_stealing, 0u);
+  let_time_pass();
+  clock.enter(Activity::idle, s);
+  EXPECT_GT(s.ns_stealing, 0u);
+  let_time_pass();
+  clock.enter(Activity::none, s);
+  EXPECT_GT(s.ns_idle, 0u);
+  EXPECT_EQ(clock.current(), Activity::none);
+}
+
+}  // namespace

@@ -1,0 +1,194 @@
+// The THE deque: sequential order and, under concurrent thieves, that every
+// pushed item is taken exactly once, in both fence modes.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "cilkpp/rt/deque.h"
+
+namespace {
+
+using cilkpp::rt::TheDeque;
+namespace barrier = cilkpp::rt::barrier;
+
+struct Item {
+  int id;
+};
+
+TEST(DequeSequential, PopTakesNewestStealTakesOldest) {
+  TheDeque<Item> d(4);
+  Item a{1}, b{2}, c{3};
+  d.push(&a);
+  d.push(&b);
+  d.push(&c);
+  EXPECT_EQ(d.size(), 3);
+  EXPECT_TRUE(d.pop());  // c
+  EXPECT_EQ(d.steal(), &a);
+  EXPECT_TRUE(d.pop());  // b
+  EXPECT_EQ(d.size(), 0);
+  EXPECT_EQ(d.steal(), nullptr);
+}
+
+TEST(DequeSequential, StealsComeInPushOrder) {
+  TheDeque<Item> d(4);
+  std::vector<Item> items(10);
+  for (int i = 0; i < 10; ++i) {
+    items[i].id = i;
+    d.push(&items[i]);
+  }
+  for (int i = 0; i < 10; ++i) {
+    Item *got = d.steal();
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(got->id, i);
+  }
+  EXPECT_EQ(d.steal(), nullptr);
+}
+
+TEST(DequeSequential, PopFailsOnceEverythingWasStolen) {
+  TheDeque<Item> d(4);
+  Item a{1}, b{2};
+  d.push(&a);
+  d.push(&b);
+  int on_steal_calls = 0;
+  EXPECT_EQ(d.steal([&](Item *) { ++on_steal_calls; }), &a);
+  EXPECT_EQ(d.steal([&](Item *) { ++on_steal_calls; }), &b);
+  EXPECT_EQ(on_steal_calls, 2);
+  EXPECT_FALSE(d.pop());
+  EXPECT_FALSE(d.pop());
+  // The deque stays usable after failed pops.
+  d.push(&a);
+  EXPECT_TRUE(d.pop());
+  EXPECT_EQ(d.size(), 0);
+}
+
+TEST(DequeSequential, RingWrapsAround) {
+  TheDeque<Item> d(2);  // 4 slots
+  std::vector<Item> items(100);
+  for (int i = 0; i < 100; ++i) {
+    items[i].id = i;
+    d.push(&items[i]);
+    d.push(&items[i]);
+    EXPECT_EQ(d.steal(), &items[i]);
+    EXPECT_TRUE(d.pop());
+  }
+}
+
+TEST(DequeDeathTest, OverflowIsReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        TheDeque<Item> d(3);  // 8 slots
+        Item a{0};
+        for (int i = 0; i < 9; ++i) d.push(&a);
+      },
+      "cilkpp: fatal: spawn depth exceeds the deque capacity \\(8 frames\\)");
+}
+
+// The owner runs a random push/pop sequence that keeps the deque short (so
+// pops race with steals on the last item often) while thieves steal.
+// Items record who took them; each must be taken exactly once.
+struct StressParam {
+  int thieves;
+  bool asymmetric;
+};
+
+class DequeStress : public ::testing::TestWithParam<StressParam> {
+ protected:
+  void SetUp() override {
+    saved_ = barrier::asymmetric;
+    if (GetParam().asymmetric) {
+      barrier::init_asymmetric();
+      if (!barrier::asymmetric) GTEST_SKIP() << "expedited membarrier unavailable (or disabled)";
+    } else {
+      barrier::asymmetric = false;
+    }
+  }
+  void TearDown() override { barrier::asymmetric = saved_; }
+
+ private:
+  bool saved_ = false;
+};
+
+TEST_P(DequeStress, EveryItemIsTakenExactlyOnce) {
+  constexpr int kItems = 200000;
+  std::vector<Item> items(kItems);
+  std::unique_ptr<std::atomic<int>[]> taken(new std::atomic<int>[kItems]);
+  std::unique_ptr<std::atomic<int>[]> marked_under_lock(new std::atomic<int>[kItems]);
+  for (int i = 0; i < kItems; ++i) {
+    items[i].id = i;
+    taken[i] = 0;
+    marked_under_lock[i] = 0;
+  }
+  TheDeque<Item> d(10);
+  std::atomic<bool> done{false};
+  std::atomic<long> stolen{0};
+
+  std::vector<std::thread> thieves;
+  for (int t = 0; t < GetParam().thieves; ++t)
+    thieves.emplace_back([&] {
+      long mine = 0;
+      while (!done.load(std::memory_order_acquire)) {
+        Item *it = d.steal([&](Item *x) { marked_under_lock[x->id].fetch_add(1, std::memory_order_relaxed); });
+        if (it) {
+          taken[it->id].fetch_add(1, std::memory_order_relaxed);
+          ++mine;
+        } else {
+          std::this_thread::yield();
+        }
+      }
+      stolen += mine;
+    });
+
+  std::mt19937 rng(12345);
+  std::vector<int> mirror;  // what the owner believes is in its deque
+  long popped = 0, failed_pops = 0;
+  int next = 0;
+  while (next < kItems || !mirror.empty()) {
+    const bool do_push = next < kItems && (mirror.empty() || (mirror.size() < 4 && rng() % 2 == 0));
+    if (do_push) {
+      d.push(&items[next]);
+      mirror.push_back(next++);
+      continue;
+    }
+    if (d.pop()) {
+      // Success means the newest item was still ours.
+      taken[mirror.back()].fetch_add(1, std::memory_order_relaxed);
+      mirror.pop_back();
+      ++popped;
+    } else {
+      // Failure means thieves took everything that was in the deque.
+      mirror.clear();
+      ++failed_pops;
+    }
+  }
+  done.store(true, std::memory_order_release);
+  for (std::thread &t : thieves) t.join();
+
+  EXPECT_EQ(d.size(), 0);
+  EXPECT_EQ(d.steal(), nullptr);
+  long wrong = 0;
+  for (int i = 0; i < kItems; ++i) {
+    if (taken[i].load() != 1 || marked_under_lock[i].load() > 1) ++wrong;
+  }
+  EXPECT_EQ(wrong, 0) << "items taken zero or several times";
+  EXPECT_EQ(popped + stolen.load(), kItems);
+  long marked = 0;
+  for (int i = 0; i < kItems; ++i) marked += marked_under_lock[i].load();
+  EXPECT_EQ(marked, stolen.load()) << "on_steal must run once per stolen item";
+  RecordProperty("stolen", std::to_string(stolen.load()));
+  RecordProperty("failed_pops", std::to_string(failed_pops));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, DequeStress,
+                         ::testing::Values(StressParam{1, false}, StressParam{2, false}, StressParam{3, false},
+                                           StressParam{1, true}, StressParam{2, true}, StressParam{3, true}),
+                         [](const ::testing::TestParamInfo<StressParam> &info) {
+                           return std::to_string(info.param.thieves) + "Thieves" +
+                                  (info.param.asymmetric ? "Membarrier" : "Fences");
+                         });
+
+}  // namespace

@@ -1,0 +1,134 @@
+// Per-worker frame pools and the process-wide reserve behind them.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "cilkpp/rt/frame_pool.h"
+#include "frame_pool.h"
+
+namespace {
+
+using namespace cilkpp::rt;
+
+bool aligned(void *p) { return reinterpret_cast<std::uintptr_t>(p) % kFrameAlign == 0; }
+
+TEST(FramePool, SizeClassesCoverTheirSizes) {
+  EXPECT_EQ(size_class_of(1), 0u);
+  EXPECT_EQ(size_class_of(64), 0u);
+  EXPECT_EQ(size_class_of(65), 1u);
+  for (std::size_t bytes = 1; bytes < 4096; ++bytes) {
+    EXPECT_GE(class_block_size(size_class_of(bytes)), bytes);
+    EXPECT_LT(class_block_size(size_class_of(bytes)), bytes + kFrameAlign);
+  }
+}
+
+TEST(FramePool, ReleasedBlockIsReusedFirst) {
+  FramePool pool;
+  void *a = pool.allocate(0);
+  void *b = pool.allocate(0);
+  EXPECT_NE(a, b);
+  pool.release(a, 0);
+  EXPECT_EQ(pool.allocate(0), a);
+  pool.release(b, 0);
+  pool.release(a, 0);
+  EXPECT_EQ(pool.allocate(0), a);
+  EXPECT_EQ(pool.allocate(0), b);
+  pool.release(a, 0);
+  pool.release(b, 0);
+}
+
+TEST(FramePool, BlocksAreAlignedAndUsableToTheirFullSize) {
+  FramePool pool;
+  for (std::size_t cls = 0; cls < kSizeClasses; ++cls) {
+    std::vector<void *> blocks;
+    for (int i = 0; i < 40; ++i) {  // more than one batch
+      void *p = pool.allocate(cls);
+      ASSERT_TRUE(aligned(p)) << "class " << cls;
+      std::memset(p, 0xab, class_block_size(cls));
+      blocks.push_back(p);
+    }
+    std::set<void *> distinct(blocks.begin(), blocks.end());
+    EXPECT_EQ(distinct.size(), blocks.size());
+    for (void *p : blocks) pool.release(p, cls);
+  }
+}
+
+TEST(FramePool, BlockReleasedOnAnotherPoolIsReusedThere) {
+  FramePool a, b;
+  void *p = a.allocate(2);
+  std::thread([&] { b.release(p, 2); }).join();
+  EXPECT_EQ(b.cached(2), 1u);
+  EXPECT_EQ(b.allocate(2), p);
+  a.release(p, 2);
+}
+
+TEST(FramePool, SpillAndRefillKeepEveryBlockAccounted) {
+  // A class no other test here uses, so the reserve's counts are ours.
+  constexpr std::size_t cls = 7;
+  constexpr int kBlocks = 10000;
+  const std::size_t carved_before = detail::carved_blocks(cls);
+  const std::size_t reserve_before = detail::reserve_blocks(cls);
+  ASSERT_EQ(carved_before, reserve_before) << "class " << cls << " used elsewhere";
+
+  FramePool a, b, c;
+  std::vector<void *> blocks;
+  for (int i = 0; i < kBlocks; ++i) blocks.push_back(a.allocate(cls));
+  EXPECT_EQ(std::set<void *>(blocks.begin(), blocks.end()).size(), std::size_t{kBlocks});
+  auto accounted = [&](std::size_t in_use) {
+    return detail::reserve_blocks(cls) + a.cached(cls) + b.cached(cls) + c.cached(cls) + in_use;
+  };
+  EXPECT_EQ(detail::carved_blocks(cls), accounted(kBlocks));
+
+  // Released on another worker's pool: it keeps a bounded cache and spills
+  // the rest to the reserve.
+  std::thread([&] {
+    for (void *p : blocks) b.release(p, cls);
+  }).join();
+  EXPECT_LE(b.cached(cls), kMaxCachedPerClass);
+  EXPECT_EQ(detail::carved_blocks(cls), accounted(0));
+
+  // A third pool gets them back from the reserve before carving new chunks.
+  const std::size_t carved_mid = detail::carved_blocks(cls);
+  std::vector<void *> again;
+  for (int i = 0; i < kBlocks; ++i) again.push_back(c.allocate(cls));
+  EXPECT_EQ(std::set<void *>(again.begin(), again.end()).size(), std::size_t{kBlocks});
+  EXPECT_EQ(detail::carved_blocks(cls), accounted(kBlocks));
+  EXPECT_LE(detail::carved_blocks(cls) - carved_mid, kMaxCachedPerClass + 1024u);
+  for (void *p : again) c.release(p, cls);
+  EXPECT_EQ(detail::carved_blocks(cls), accounted(0));
+}
+
+TEST(FramePool, DestroyedPoolReturnsItsBlocksToTheReserve) {
+  constexpr std::size_t cls = 9;
+  std::size_t cached = 0;
+  const std::size_t before = detail::reserve_blocks(cls);
+  const std::size_t carved_before = detail::carved_blocks(cls);
+  {
+    FramePool pool;
+    std::vector<void *> blocks;
+    for (int i = 0; i < 100; ++i) blocks.push_back(pool.allocate(cls));
+    for (void *p : blocks) pool.release(p, cls);
+    cached = pool.cached(cls);
+    EXPECT_GE(cached, 100u);
+  }
+  // Every block the pool took (from the reserve or new chunks) is back.
+  EXPECT_EQ(detail::reserve_blocks(cls), before + (detail::carved_blocks(cls) - carved_before));
+}
+
+TEST(FramePool, LargeFramesComeFromTheSystemAllocator) {
+  FramePool pool;
+  for (std::size_t bytes : {2049u, 5000u, 100000u}) {
+    const std::size_t cls = size_class_of(bytes);
+    ASSERT_GE(cls, kSizeClasses);
+    void *p = pool.allocate(cls);
+    ASSERT_TRUE(aligned(p));
+    std::memset(p, 0x5a, bytes);
+    pool.release(p, cls);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,74 @@
+#include "Inputs.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "Diag.h"
+
+namespace cilkpp::driver {
+
+std::optional<InputKind> classifyInput(llvm::StringRef Path) {
+  // Case matters: .C is C++ (as for gcc), .c is C that c++ compiles as C++.
+  return llvm::StringSwitch<std::optional<InputKind>>(llvm::sys::path::extension(Path))
+      .Case(".cilkpp", InputKind::Cilkpp)
+      .Cases(".cpp", ".cc", ".cxx", ".C", ".c", InputKind::Source)
+      .Cases(".o", ".a", ".so", InputKind::Link)
+      .Default(std::nullopt);
+}
+
+bool checkInputs(const std::vector<std::string> &Inputs) {
+  bool Ok = true;
+  for (const std::string &In : Inputs) {
+    if (!classifyInput(In)) {
+      error("'" + In +
+            "': unrecognized file type (expected .cilkpp, .cpp, .cc, .cxx, .C, "
+            ".c, .o, .a or .so)");
+      Ok = false;
+    } else if (!llvm::sys::fs::exists(In)) {
+      error("'" + In + "': no such file or directory");
+      Ok = false;
+    }
+  }
+  return Ok;
+}
+
+TempFiles::~TempFiles() {
+  for (const std::string &P : Paths) {
+    llvm::sys::fs::remove(P);
+    llvm::sys::DontRemoveFileOnSignal(P);
+  }
+}
+
+std::optional<std::string> TempFiles::create(llvm::StringRef Stem,
+                                             llvm::StringRef Suffix) {
+  llvm::SmallString<128> Path;
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile(Stem, Suffix, Path)) {
+    error("cannot create a temporary file: " + EC.message());
+    return std::nullopt;
+  }
+  Paths.emplace_back(Path.str());
+  llvm::sys::RemoveFileOnSignal(Path);
+  return Paths.back();
+}
+
+bool writeFile(llvm::StringRef Path, llvm::StringRef Contents) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (!EC) {
+    OS << Contents;
+    OS.close();
+    EC = OS.error();
+  }
+  if (EC) {
+    error("cannot write '" + Path + "': " + EC.message());
+    OS.clear_error();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace cilkpp::driver

@@ -1,0 +1,240 @@
+// Command-line options of the driver.
+//
+// The options are llvm::cl globals, the usual LLVM way. Anything that starts
+// with '-' and is not one of them lands in the cl::Sink list and goes to the
+// host compiler unchanged (-Wall, -lm, -fsanitize=address, ...). Such options
+// must be a single token: for `-Xlinker x` write `-Wl,x`.
+
+#include "Options.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+
+#include "Diag.h"
+#include "DriverConfig.h"
+
+namespace cl = llvm::cl;
+
+namespace cilkpp::driver {
+namespace {
+
+cl::OptionCategory Category("cilkpp options");
+
+cl::list<std::string> InputsOpt(cl::Positional, cl::desc("<inputs>"),
+                                cl::cat(Category));
+cl::list<std::string> HostFlagsOpt(
+    cl::Sink, cl::desc("Other options are passed to the host compiler"),
+    cl::cat(Category));
+
+cl::opt<std::string> OutputOpt("o", cl::Prefix, cl::value_desc("file"),
+                               cl::desc("Write the output to <file>"),
+                               cl::cat(Category));
+cl::opt<bool> CompileOnlyOpt("c", cl::desc("Compile to object files, do not link"),
+                             cl::cat(Category));
+// Each level is its own flag (-O0 ... -Ofast) so that --help lists them and,
+// as with gcc, the last one given wins.
+enum OptLevel { O0, O1, O2, O3, Os, Oz, Og, Ofast };
+constexpr const char *OptLevelText[] = {"0", "1", "2", "3", "s", "z", "g", "fast"};
+cl::opt<OptLevel> OptLevelOpt(
+    cl::desc("Optimization level (default -O0, as gcc):"), cl::init(O0),
+    cl::values(clEnumValN(O1, "O", "Same as -O1"),
+               clEnumValN(O0, "O0", "No optimization"),
+               clEnumValN(O1, "O1", "Optimize"),
+               clEnumValN(O2, "O2", "Optimize more"),
+               clEnumValN(O3, "O3", "Optimize most"),
+               clEnumValN(Os, "Os", "Optimize for size"),
+               clEnumValN(Oz, "Oz", "Optimize for size aggressively"),
+               clEnumValN(Og, "Og", "Optimize for debugging"),
+               clEnumValN(Ofast, "Ofast", "-O3 plus fast math")),
+    cl::cat(Category));
+cl::opt<bool> DebugOpt("g", cl::desc("Emit debug information"), cl::cat(Category));
+cl::list<std::string> IncludeDirOpt("I", cl::Prefix, cl::value_desc("dir"),
+                                    cl::desc("Add <dir> to the include path"),
+                                    cl::cat(Category));
+cl::list<std::string> SystemDirOpt("isystem", cl::Prefix, cl::value_desc("dir"),
+                                   cl::desc("Add <dir> to the system include path"),
+                                   cl::cat(Category));
+cl::list<std::string> DefineOpt("D", cl::Prefix, cl::value_desc("macro[=value]"),
+                                cl::desc("Define a macro"), cl::cat(Category));
+cl::list<std::string> UndefOpt("U", cl::Prefix, cl::value_desc("macro"),
+                               cl::desc("Undefine a macro"), cl::cat(Category));
+cl::list<std::string> IncludeOpt("include", cl::value_desc("file"),
+                                 cl::desc("Include <file> before the input"),
+                                 cl::cat(Category));
+cl::opt<std::string> StdOpt(
+    "std", cl::init("gnu++17"), cl::value_desc("standard"),
+    cl::desc("C++ standard, C++17 or later (default gnu++17, as gcc and clang)"),
+    cl::cat(Category));
+cl::opt<bool> VerboseOpt("v", cl::desc("Print the commands the driver runs"),
+                         cl::cat(Category));
+cl::opt<bool> EmitCppOpt(
+    "emit-cpp",
+    cl::desc("Print the translated C++ of one .cilkpp input (to -o if given)"),
+    cl::cat(Category));
+cl::alias EmitCppAlias("E", cl::aliasopt(EmitCppOpt),
+                       cl::desc("Alias for --emit-cpp"), cl::NotHidden,
+                       cl::cat(Category));
+cl::opt<bool> SerialOpt(
+    "serial",
+    cl::desc("Build the serial elision: spawn and sync are dropped, no "
+             "parallelism"),
+    cl::cat(Category));
+cl::alias SerialAlias("fcilkpp-serial", cl::aliasopt(SerialOpt),
+                      cl::desc("Alias for --serial"), cl::NotHidden,
+                      cl::cat(Category));
+cl::opt<bool> SaveTempsOpt(
+    "save-temps",
+    cl::desc("Keep the translated C++ next to the output as <stem>.cilkpp.cpp"),
+    cl::cat(Category));
+
+// libLLVM registers many internal options (-debug, -stats, ...) in the same
+// global registry. Unregistering them leaves the driver's options as the only
+// ones, so every other '-' argument reliably reaches the host compiler, and
+// --help shows only what matters.
+void unregisterForeignOptions() {
+  llvm::SmallVector<cl::Option *, 0> Foreign;
+  for (auto &Entry : cl::getRegisteredOptions()) {
+    cl::Option *O = Entry.second;
+    const bool Ours = llvm::is_contained(O->Categories, &Category);
+    const bool Builtin = Entry.first() == "help" || Entry.first() == "version";
+    if (!Ours && !Builtin) Foreign.push_back(O);
+  }
+  for (cl::Option *O : Foreign) O->removeArgument();
+}
+
+void printVersion(llvm::raw_ostream &OS) {
+  OS << "cilkpp version " << CILKPP_VERSION << " (LLVM " << LLVM_VERSION_STRING
+     << ")\n";
+}
+
+bool isSupportedStd(llvm::StringRef Std) {
+  static constexpr std::array<llvm::StringRef, 8> Versions = {
+      "17", "1z", "20", "2a", "23", "2b", "26", "2c"};
+  for (llvm::StringRef Dialect : {"c++", "gnu++"})
+    if (Std.consume_front(Dialect)) return llvm::is_contained(Versions, Std);
+  return false;
+}
+
+bool isOldStd(llvm::StringRef Std) {
+  static constexpr std::array<llvm::StringRef, 6> Versions = {
+      "98", "03", "0x", "11", "1y", "14"};
+  for (llvm::StringRef Dialect : {"c++", "gnu++"})
+    if (Std.consume_front(Dialect)) return llvm::is_contained(Versions, Std);
+  return false;
+}
+
+// llvm::cl reports most errors straight to errs() as "prog: message"; the
+// few that reach our stream are reshaped into the driver's one-line format.
+void reportParseError(llvm::StringRef Text) {
+  llvm::StringRef Line = Text.trim().split('\n').first;
+  if (Line.empty()) return;
+  auto [Prog, Rest] = Line.split(": ");
+  error(Rest.empty() ? Prog : Rest);
+}
+
+// The commonest usage error, an option missing its value at the end of the
+// line, would otherwise get llvm::cl's wording; report it as gcc does.
+bool checkTrailingOption(int Argc, const char *const *Argv) {
+  if (Argc < 2) return true;
+  llvm::StringRef Last = Argv[Argc - 1];
+  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include"}) {
+    if (Last == Name) {
+      error("missing argument to '" + Last + "'");
+      return false;
+    }
+  }
+  return true;
+}
+
+// Appends the values of a cl::list, tagged with their argv positions, so that
+// several lists can be merged back into command-line order.
+template <class Fn>
+void collect(const cl::list<std::string> &List,
+             std::vector<std::pair<unsigned, std::vector<std::string>>> &Out,
+             Fn Tokens) {
+  for (unsigned I = 0; I < List.size(); ++I)
+    Out.emplace_back(List.getPosition(I), Tokens(List[I]));
+}
+
+}  // namespace
+
+std::vector<std::string> Options::inputs() const {
+  std::vector<std::string> Result;
+  for (const Arg &A : Args)
+    if (A.K == Arg::Input) Result.push_back(A.Text);
+  return Result;
+}
+
+std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
+  unregisterForeignOptions();
+  cl::SetVersionPrinter(printVersion);
+  if (!checkTrailingOption(Argc, Argv)) return std::nullopt;
+
+  std::string Errors;
+  llvm::raw_string_ostream ErrorStream(Errors);
+  if (!cl::ParseCommandLineOptions(
+          Argc, Argv,
+          "cilkpp: translates Cilk-like C++ (.cilkpp) and builds it with the "
+          "host C++ compiler ($CXX, default c++)\n",
+          &ErrorStream)) {
+    reportParseError(ErrorStream.str());
+    return std::nullopt;
+  }
+
+  Options O;
+  O.Output = OutputOpt;
+  O.CompileOnly = CompileOnlyOpt;
+  O.EmitCpp = EmitCppOpt;
+  O.Serial = SerialOpt;
+  O.SaveTemps = SaveTempsOpt;
+  O.Verbose = VerboseOpt;
+  O.Debug = DebugOpt;
+
+  O.OptLevel = OptLevelText[OptLevelOpt];
+
+  O.Std = StdOpt;
+  if (isOldStd(O.Std)) {
+    error("'-std=" + O.Std + "' is not supported: cilkpp needs C++17 or later");
+    return std::nullopt;
+  }
+  if (!isSupportedStd(O.Std)) {
+    error("invalid value '" + O.Std + "' in '-std=" + O.Std +
+          "' (expected c++17, c++20, c++23 or a gnu++ variant)");
+    return std::nullopt;
+  }
+
+  // Inputs and host flags, in command-line order.
+  std::vector<std::pair<unsigned, Arg>> Ordered;
+  for (unsigned I = 0; I < InputsOpt.size(); ++I)
+    Ordered.push_back({InputsOpt.getPosition(I), Arg{Arg::Input, InputsOpt[I]}});
+  for (unsigned I = 0; I < HostFlagsOpt.size(); ++I)
+    Ordered.push_back(
+        {HostFlagsOpt.getPosition(I), Arg{Arg::HostFlag, HostFlagsOpt[I]}});
+  llvm::stable_sort(Ordered, llvm::less_first());
+  for (auto &[Pos, A] : Ordered) O.Args.push_back(std::move(A));
+
+  // Preprocessor flags, in command-line order: -D X -U X differs from -U X -D X.
+  using Tokens = std::vector<std::string>;
+  std::vector<std::pair<unsigned, Tokens>> PP;
+  collect(IncludeDirOpt, PP, [](const std::string &V) { return Tokens{"-I" + V}; });
+  collect(SystemDirOpt, PP,
+          [](const std::string &V) { return Tokens{"-isystem", V}; });
+  collect(DefineOpt, PP, [](const std::string &V) { return Tokens{"-D" + V}; });
+  collect(UndefOpt, PP, [](const std::string &V) { return Tokens{"-U" + V}; });
+  collect(IncludeOpt, PP,
+          [](const std::string &V) { return Tokens{"-include", V}; });
+  llvm::stable_sort(PP, llvm::less_first());
+  for (auto &[Pos, T] : PP)
+    O.PreprocessorArgs.insert(O.PreprocessorArgs.end(), T.begin(), T.end());
+
+  return O;
+}
+
+}  // namespace cilkpp::driver

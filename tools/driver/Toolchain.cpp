@@ -1,0 +1,137 @@
+#include "Toolchain.h"
+
+#include <cstdlib>
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "Diag.h"
+#include "DriverConfig.h"
+
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace cilkpp::driver {
+
+bool Runtime::exists() const {
+  llvm::SmallString<256> Header(IncludeDir);
+  path::append(Header, "cilkpp", "runtime.h");
+  return fs::exists(Header) && fs::exists(Library);
+}
+
+std::string driverPath(const char *Argv0) {
+  // Any address inside the executable lets LLVM fall back to dladdr when
+  // /proc/self/exe is unavailable.
+  static int Anchor;
+  return fs::getMainExecutable(Argv0, &Anchor);
+}
+
+Runtime locateRuntime(const std::string &DriverPath) {
+  llvm::SmallString<256> Prefix(path::parent_path(DriverPath));
+  path::append(Prefix, CILKPP_BINDIR_TO_PREFIX);
+  path::remove_dots(Prefix, /*remove_dot_dot=*/true);
+
+  Runtime Installed;
+  llvm::SmallString<256> Dir(Prefix);
+  path::append(Dir, CILKPP_INSTALL_INCLUDEDIR);
+  Installed.IncludeDir = std::string(Dir);
+  Dir = Prefix;
+  path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_LIBRARY_NAME);
+  Installed.Library = std::string(Dir);
+  Installed.Installed = true;
+  if (Installed.exists()) return Installed;
+
+  return Runtime{CILKPP_BUILD_RUNTIME_INCLUDE_DIR, CILKPP_BUILD_RUNTIME_LIBRARY,
+                 false};
+}
+
+std::optional<std::vector<std::string>> hostCompiler() {
+  const char *Env = std::getenv("CXX");
+  llvm::StringRef Spec = Env && llvm::StringRef(Env).trim() != "" ? Env : "c++";
+  llvm::SmallVector<llvm::StringRef, 4> Words;
+  llvm::SplitString(Spec, Words);
+  std::vector<std::string> Command(Words.begin(), Words.end());
+
+  if (!llvm::StringRef(Command[0]).contains('/')) {
+    llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Command[0]);
+    if (!Found) {
+      error("host compiler '" + Command[0] + "' not found in PATH (set CXX)");
+      return std::nullopt;
+    }
+    Command[0] = *Found;
+  } else if (!fs::can_execute(Command[0])) {
+    error("host compiler '" + Command[0] + "' is not executable (set CXX)");
+    return std::nullopt;
+  }
+  return Command;
+}
+
+std::vector<std::string> translatorArgs(const Options &O, const Runtime &RT) {
+  std::vector<std::string> Args = {"-std=" + O.Std, "-I" + RT.IncludeDir};
+  Args.insert(Args.end(), O.PreprocessorArgs.begin(), O.PreprocessorArgs.end());
+  return Args;
+}
+
+std::vector<std::string> hostBaseCommand(const Options &O, const Runtime &RT,
+                                         llvm::ArrayRef<std::string> Host) {
+  std::vector<std::string> Cmd(Host.begin(), Host.end());
+  Cmd.push_back("-std=" + O.Std);
+  Cmd.push_back("-O" + O.OptLevel);
+  if (O.Debug) Cmd.push_back("-g");
+  Cmd.push_back("-I" + RT.IncludeDir);
+  Cmd.insert(Cmd.end(), O.PreprocessorArgs.begin(), O.PreprocessorArgs.end());
+  return Cmd;
+}
+
+std::string shellQuote(llvm::StringRef S) {
+  auto Safe = [](char C) {
+    return llvm::isAlnum(C) || llvm::StringRef("@%_+=:,./-").contains(C);
+  };
+  if (!S.empty() && llvm::all_of(S, Safe)) return std::string(S);
+  std::string Quoted = "'";
+  for (char C : S) {
+    if (C == '\'')
+      Quoted += "'\\''";
+    else
+      Quoted += C;
+  }
+  return Quoted + "'";
+}
+
+std::string shellJoin(llvm::ArrayRef<std::string> Argv) {
+  std::string Line;
+  for (const std::string &A : Argv) {
+    if (!Line.empty()) Line += ' ';
+    Line += shellQuote(A);
+  }
+  return Line;
+}
+
+int runCommand(llvm::ArrayRef<std::string> Argv, bool Verbose) {
+  if (Verbose) llvm::errs() << shellJoin(Argv) << "\n";
+  llvm::errs().flush();
+
+  llvm::SmallVector<llvm::StringRef, 32> Args(Argv.begin(), Argv.end());
+  std::string ErrMsg;
+  bool ExecutionFailed = false;
+  int Status = llvm::sys::ExecuteAndWait(Args[0], Args, /*Env=*/std::nullopt,
+                                         /*Redirects=*/{}, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &ErrMsg,
+                                         &ExecutionFailed);
+  if (ExecutionFailed) {
+    error("cannot run '" + Argv[0] + "': " + ErrMsg);
+    return 1;
+  }
+  if (Status < 0) {  // -2: killed by a signal; ErrMsg names it
+    error("'" + Argv[0] + "' terminated: " + ErrMsg);
+    return 1;
+  }
+  return Status;
+}
+
+}  // namespace cilkpp::driver

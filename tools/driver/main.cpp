@@ -1,0 +1,204 @@
+// cilkpp: the compiler driver.
+//
+//   cilkpp [options] inputs... [-o out]
+//
+// Each .cilkpp input is translated to C++ in-process (cilkpp::translate);
+// then the host C++ compiler compiles everything and links the runtime.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cilkpp/compiler/Translate.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "Diag.h"
+#include "DriverConfig.h"
+#include "Inputs.h"
+#include "Options.h"
+#include "Toolchain.h"
+
+namespace path = llvm::sys::path;
+using namespace cilkpp::driver;
+
+namespace {
+
+class Driver {
+ public:
+  Driver(const Options &O, std::string Self)
+      : O(O), Self(std::move(Self)), RT(locateRuntime(this->Self)) {}
+
+  int run();
+
+ private:
+  int emitCpp(const std::string &Input);
+  int compileOnly(const std::vector<Arg> &Args);
+  int compileAndLink(const std::vector<Arg> &Args);
+
+  // Translates `Input` into `OutPath` ("-" is stdout). False on errors, which
+  // translate() or writeFile() have already reported.
+  bool translateTo(const std::string &Input, const std::string &OutPath);
+  // Where the translation of `Input` goes: a temporary file, or with
+  // --save-temps <dir of output>/<stem>.cilkpp.cpp.
+  std::optional<std::string> translationPath(const std::string &Input,
+                                             llvm::StringRef OutputPath);
+
+  const Options &O;
+  std::string Self;  // this executable, for -v
+  Runtime RT;
+  TempFiles Temps;
+};
+
+int Driver::run() {
+  std::vector<std::string> Inputs = O.inputs();
+  if (Inputs.empty()) {
+    if (O.Verbose && !O.EmitCpp) {  // like gcc -v: just say who we are
+      llvm::errs() << "cilkpp version " << CILKPP_VERSION << "\n";
+      return 0;
+    }
+    error("no input files");
+    return 1;
+  }
+  if (!checkInputs(Inputs)) return 1;
+
+  if (O.EmitCpp) {
+    if (Inputs.size() != 1 || classifyInput(Inputs[0]) != InputKind::Cilkpp) {
+      error("-E/--emit-cpp needs exactly one .cilkpp input");
+      return 1;
+    }
+    return emitCpp(Inputs[0]);
+  }
+
+  if (!RT.exists()) {
+    error("cannot find the cilkpp runtime (expected " + RT.IncludeDir +
+          "/cilkpp/runtime.h and " + RT.Library + ")");
+    return 1;
+  }
+  return O.CompileOnly ? compileOnly(O.Args) : compileAndLink(O.Args);
+}
+
+int Driver::emitCpp(const std::string &Input) {
+  return translateTo(Input, O.Output.empty() ? "-" : O.Output) ? 0 : 1;
+}
+
+bool Driver::translateTo(const std::string &Input, const std::string &OutPath) {
+  cilkpp::TranslateOptions TO;
+  TO.InputPath = Input;
+  TO.ParseArgs = translatorArgs(O, RT);
+  TO.Serial = O.Serial;
+  if (O.Verbose) {
+    // Translation runs in-process; print the driver command that redoes it.
+    std::vector<std::string> Equivalent = {Self, "-E", "-std=" + O.Std};
+    Equivalent.insert(Equivalent.end(), O.PreprocessorArgs.begin(),
+                      O.PreprocessorArgs.end());
+    if (O.Serial) Equivalent.push_back("--serial");
+    Equivalent.insert(Equivalent.end(), {Input, "-o", OutPath});
+    llvm::errs() << shellJoin(Equivalent) << "\n";
+  }
+  std::optional<std::string> Cpp = cilkpp::translate(TO);
+  return Cpp && writeFile(OutPath, *Cpp);
+}
+
+std::optional<std::string> Driver::translationPath(const std::string &Input,
+                                                   llvm::StringRef OutputPath) {
+  llvm::StringRef Stem = path::stem(Input);
+  if (!O.SaveTemps) return Temps.create(Stem, "cpp");
+  llvm::SmallString<256> Kept(path::parent_path(OutputPath));
+  path::append(Kept, Stem + ".cilkpp.cpp");
+  return std::string(Kept);
+}
+
+// -c: one host compiler run and one object per source input, like gcc.
+int Driver::compileOnly(const std::vector<Arg> &Args) {
+  std::vector<std::string> Sources, HostFlags;
+  for (const Arg &A : Args) {
+    if (A.K == Arg::HostFlag)
+      HostFlags.push_back(A.Text);
+    else if (classifyInput(A.Text) == InputKind::Link)
+      warning("'" + A.Text + "': linker input unused because -c was given");
+    else
+      Sources.push_back(A.Text);
+  }
+  if (Sources.size() > 1 && !O.Output.empty()) {
+    error("cannot specify -o with -c and multiple input files");
+    return 1;
+  }
+  if (Sources.empty()) {
+    error("no source input files to compile");
+    return 1;
+  }
+
+  std::optional<std::vector<std::string>> Host = hostCompiler();
+  if (!Host) return 1;
+
+  // Translate everything first so that all translation errors are reported
+  // before any compiler runs.
+  struct Job {
+    std::string Source, Object;
+  };
+  std::vector<Job> Jobs;
+  bool Ok = true;
+  for (const std::string &In : Sources) {
+    std::string Object =
+        O.Output.empty() ? (path::stem(In) + ".o").str() : O.Output;
+    std::string Source = In;
+    if (classifyInput(In) == InputKind::Cilkpp) {
+      std::optional<std::string> Cpp = translationPath(In, Object);
+      if (!Cpp) return 1;
+      Ok = translateTo(In, *Cpp) && Ok;
+      Source = *Cpp;
+    }
+    Jobs.push_back({Source, Object});
+  }
+  if (!Ok) return 1;
+
+  std::vector<std::string> Base = hostBaseCommand(O, RT, *Host);
+  Base.insert(Base.end(), HostFlags.begin(), HostFlags.end());
+  for (const Job &J : Jobs) {
+    std::vector<std::string> Cmd = Base;
+    Cmd.insert(Cmd.end(), {"-c", J.Source, "-o", J.Object});
+    if (int Status = runCommand(Cmd, O.Verbose)) return Status;
+  }
+  return 0;
+}
+
+// One host compiler run that compiles all sources and links the program.
+int Driver::compileAndLink(const std::vector<Arg> &Args) {
+  std::optional<std::vector<std::string>> Host = hostCompiler();
+  if (!Host) return 1;
+
+  std::vector<std::string> Cmd = hostBaseCommand(O, RT, *Host);
+  // Inputs and host flags keep their relative order, which the linker needs
+  // (`x.o -lm`); translated inputs are replaced by their C++.
+  const std::string Output = O.Output.empty() ? "a.out" : O.Output;
+  bool Ok = true;
+  for (const Arg &A : Args) {
+    if (A.K == Arg::Input && classifyInput(A.Text) == InputKind::Cilkpp) {
+      std::optional<std::string> Cpp = translationPath(A.Text, Output);
+      if (!Cpp) return 1;
+      Ok = translateTo(A.Text, *Cpp) && Ok;
+      Cmd.push_back(*Cpp);
+    } else {
+      Cmd.push_back(A.Text);
+    }
+  }
+  if (!Ok) return 1;
+
+  if (!O.Output.empty()) Cmd.insert(Cmd.end(), {"-o", O.Output});
+  // The runtime goes after the user's objects and libraries that use it.
+  Cmd.insert(Cmd.end(), {RT.Library, "-pthread"});
+  return runCommand(Cmd, O.Verbose);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM X(argc, argv);
+  std::optional<Options> O = parseOptions(argc, argv);
+  if (!O) return 1;
+  // Driver's destructor removes the temporary files before we exit.
+  return Driver(*O, driverPath(argv[0])).run();
+}
