@@ -7,7 +7,7 @@ namespace cilkpp::rt {
 namespace {
 // resume == nullptr marks the frame as a root: complete_frame does not make
 // it ready, the waiting caller notices its count reach 0 instead.
-const FrameInfo root_info{"<root>", nullptr, sizeof(RootFrame)};
+const FrameInfo root_info{"<root>", nullptr, sizeof(RootFrame), nullptr};
 }  // namespace
 
 RootFrame::RootFrame() noexcept {

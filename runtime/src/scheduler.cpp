@@ -76,17 +76,23 @@ Frame *Worker::try_steal() noexcept {
   // Uniform among the other n - 1 workers (multiply-shift, no division).
   unsigned victim = static_cast<unsigned>(((next_random() >> 32) * (n - 1)) >> 32);
   if (victim >= index_) ++victim;
-  Frame *f = runtime_.worker(victim).deque().steal([](Frame *stolen) {
+  Frame *resumable = nullptr;
+  Frame *f = runtime_.worker(victim).deque().steal([&](Frame *stolen) {
     // Under the victim's deque lock: the victim's failed pop (which takes
-    // the lock) sees the child it is running counted as outstanding before
-    // it hands the count back in child_done.
-    stolen->join.fetch_add(1, std::memory_order_relaxed);
+    // the lock) sees the child it is running counted as outstanding, and a
+    // promoted frame's copy, before it hands the count back in child_done.
+    if (const FrameInfo *heap_info = stolen->info->promote_to) {
+      resumable = promote(stolen, pool_.allocate(size_class_of(heap_info->size)));
+    } else {
+      stolen->join.fetch_add(1, std::memory_order_relaxed);
+      resumable = stolen;
+    }
   });
   if (f)
     ++stats_.steals;
   else
     ++stats_.failed_steals;
-  return f;
+  return f ? resumable : nullptr;
 }
 
 void Worker::schedule_until(const std::atomic<std::int32_t> &done) noexcept {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <memory>
+#include <ostream>
 #include <random>
 #include <thread>
 #include <vector>
@@ -95,6 +96,10 @@ struct StressParam {
   int thieves;
   bool asymmetric;
 };
+
+void PrintTo(const StressParam &p, std::ostream *os) {
+  *os << p.thieves << " thieves, " << (p.asymmetric ? "membarrier" : "fences");
+}
 
 class DequeStress : public ::testing::TestWithParam<StressParam> {
  protected:

@@ -235,8 +235,8 @@ class CloneBuilder {
 
     std::string Out = "{ " + Decls;
     if (Fast && !Frame.EagerFrame)
-      Out += fmt::format("if (!__frame) __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1}); ",
-                         Names.Frame, Names.Info);
+      Out += fmt::format("if (!__frame) __frame = ::cilkpp::rt::init_stack_frame(__frame_storage, __parent, __slot, &{}); ",
+                         Names.StackInfo);
     if (Fast)
       for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Spawn, Index)].FastPathSaves)
         Out += fmt::format("{} = {}; ", fieldOf(V), V->getName());
@@ -311,9 +311,10 @@ class CloneBuilder {
     CharSourceRange SemiRange = CharSourceRange::getTokenRange(Semi, Semi);
     const bool ValueDelivered = Value && !isVoid();
     if (Kind == CloneKind::Fast) {
-      const std::string Free = Frame.EagerFrame ? "::cilkpp::rt::free_frame(__w, __frame);"
-                                                : "if (__frame) ::cilkpp::rt::free_frame(__w, __frame);";
-      if (ValueDelivered && Frame.EagerFrame) {
+      // A frame on the C stack needs nothing at a return.
+      if (!Frame.EagerFrame) return;
+      const std::string Free = "::cilkpp::rt::free_frame(__w, __frame);";
+      if (ValueDelivered) {
         // The value may read the frame, so it is computed before the free.
         Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret = ", returnType()));
         Final.ReplaceText(SemiRange, fmt::format("; {} return __ret; }}", Free));
@@ -348,7 +349,8 @@ class CloneBuilder {
       for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {0}: goto __cilkpp_resume_{0};", P.Entry);
       return Out + " default: __builtin_unreachable(); }";
     }
-    if (!Frame.EagerFrame) return fmt::format(" {} *__frame = nullptr;", Names.Frame);
+    if (!Frame.EagerFrame)
+      return fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;", Names.Frame);
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
     for (const ParmVarDecl *P : FD->parameters())
@@ -361,9 +363,8 @@ class CloneBuilder {
     if (!Frame.FallsOffEnd) return "";
     const bool IsMain = FD->isMain();
     if (Kind == CloneKind::Fast) {
-      std::string Out = Frame.EagerFrame ? " ::cilkpp::rt::free_frame(__w, __frame);"
-                                         : " if (__frame) ::cilkpp::rt::free_frame(__w, __frame);";
-      return IsMain ? Out + " return 0; " : Out + " ";
+      std::string Out = Frame.EagerFrame ? " ::cilkpp::rt::free_frame(__w, __frame);" : "";
+      return IsMain ? Out + " return 0; " : Out + (Out.empty() ? "" : " ");
     }
     std::string Out = " { " + (Frame.EndEntry ? resumeSync(Frame.EndEntry) : std::string());
     if (IsMain) return Out + "::cilkpp::rt::complete_frame<int>(__w, __frame, 0); } ";

@@ -29,7 +29,7 @@ std::string print(ASTContext &Ctx, QualType T, StringRef Name) {
 ProcedureNames namesFor(const FunctionDecl *FD, unsigned OverloadIndex) {
   std::string Base = "__cilkpp_" + FD->getName().str();
   std::string Unique = OverloadIndex ? Base + "_" + std::to_string(OverloadIndex) : Base;
-  return {Unique + "_frame", Unique + "_info", Unique + "_resume", Base + "_fast"};
+  return {Unique + "_frame", Unique + "_info", Unique + "_stack_info", Unique + "_resume", Base + "_fast"};
 }
 
 std::string qualifiedFastName(const FunctionDecl *FD) {

@@ -10,7 +10,8 @@ namespace cilkpp {
 
 struct ProcedureNames {
   std::string Frame;   // the frame struct
-  std::string Info;    // its FrameInfo
+  std::string Info;    // its FrameInfo (the frame on the heap)
+  std::string StackInfo;  // its FrameInfo while on a fast clone's C stack
   std::string Resume;  // the resume clone
   std::string Fast;    // the fast clone (overloaded like the procedure)
 };

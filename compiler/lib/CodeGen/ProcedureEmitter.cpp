@@ -27,8 +27,12 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
     Out += "  " + declareQualified(Ctx, fieldType(Ctx, F.Var->getType()), F.Name) + ";\n";
   Out += "};\n";
   Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
-  Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({})}};\n", Names.Info,
-                     FD->getQualifiedNameAsString(), Names.Resume, Names.Frame);
+  const std::string Name = FD->getQualifiedNameAsString();
+  Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), nullptr}};\n", Names.Info, Name,
+                     Names.Resume, Names.Frame);
+  if (!Frame.EagerFrame)
+    Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), &{}}};\n", Names.StackInfo, Name,
+                       Names.Resume, Names.Frame, Names.Info);
   return Out + "}  // namespace\n";
 }
 

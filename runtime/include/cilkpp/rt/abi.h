@@ -45,6 +45,22 @@ inline F *new_frame(Worker *w, Frame *parent, void *result_slot, const FrameInfo
   return f;
 }
 
+// Raw storage for a frame on the fast clone's C stack; constructed by
+// init_stack_frame at the procedure's first spawn, so leaves never touch it.
+template <class F>
+struct StackFrame {
+  alignas(F) unsigned char bytes[sizeof(F)];
+};
+
+template <class F>
+inline F *init_stack_frame(StackFrame<F> &storage, Frame *parent, void *result_slot, const FrameInfo *info) noexcept {
+  F *f = ::new (static_cast<void *>(storage.bytes)) F;
+  f->info = info;
+  f->parent = parent;
+  f->result_slot = result_slot;
+  return f;
+}
+
 template <class F>
 inline void free_frame(Worker *w, F *f) noexcept {
   constexpr std::size_t cls = size_class_of(sizeof(F));
@@ -69,14 +85,15 @@ inline void child_done(Worker *w, Frame *parent) noexcept {
 template <class R>
 inline void parent_stolen(Worker *w, Frame *parent, R *slot, const R &value) noexcept {
   if (w->escaping) return;
-  *slot = value;
+  Frame *target = current_location(parent);
+  *static_cast<R *>(relocate_slot(slot, parent, target)) = value;
   w->escaping = true;
-  child_done(w, parent);
+  child_done(w, target);
 }
 inline void parent_stolen(Worker *w, Frame *parent) noexcept {
   if (w->escaping) return;
   w->escaping = true;
-  child_done(w, parent);
+  child_done(w, current_location(parent));
 }
 
 // sync on the resume path. True: every child has completed, go on. False: the

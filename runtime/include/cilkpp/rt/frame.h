@@ -22,6 +22,10 @@ struct FrameInfo {
   const char *name;    // the procedure, for diagnostics
   ResumeFn resume;     // nullptr marks the frame a root call waits on
   std::uint32_t size;  // sizeof the generated frame struct
+  // Set for frames that live on the C stack of a fast clone: a thief that
+  // steals one copies it to the heap (promotes it), gives the copy this
+  // info and resumes the copy. nullptr for frames already on the heap.
+  const FrameInfo *promote_to;
 };
 
 struct Frame {
@@ -38,7 +42,25 @@ struct Frame {
   std::int32_t entry;
   // Intrusive link for the owning worker's ready list.
   Frame *next_ready;
+  // For a stack frame that was stolen: its heap copy. Written by the thief
+  // under the victim's deque lock; read by the victim after its pop failed
+  // and by thieves of the frame's children (stolen later, same lock).
+  Frame *promoted;
 };
+
+// Where a stack frame's state now lives: itself, or its heap copy.
+inline Frame *current_location(Frame *f) noexcept { return f->info->promote_to ? f->promoted : f; }
+
+// A result slot inside `from` moved along with the frame to `to`.
+inline void *relocate_slot(void *slot, const Frame *from, Frame *to) noexcept {
+  return static_cast<char *>(static_cast<void *>(to)) +
+         (static_cast<char *>(slot) - static_cast<const char *>(static_cast<const void *>(from)));
+}
+
+// Copies a stolen stack frame to memory the thief allocated and returns the
+// copy, ready to be resumed: its continuation plus the child still running on
+// the victim are its two counts.
+Frame *promote(Frame *stack_frame, void *memory) noexcept;
 
 // What a root call (a cilk procedure called from ordinary code) waits on.
 // join starts at 2: the waiting caller plus the root procedure's frame.

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): fib and nqueens from examples/, each built two ways
+# and run three ways:
+#   TS  serial elision      cilkpp --serial -O2
+#   T1  parallel, 1 worker  cilkpp -O2, CILKPP_NWORKERS=1
+#   T2  parallel, 2 workers cilkpp -O2, CILKPP_NWORKERS=2
+# Each time is the best wall-clock time of N runs. T1/TS is the overhead of
+# the parallel code on one worker; T1/T2 the speedup on two.
+# Every run's output must equal the serial elision's, or the script fails.
+#
+# Usage: bench/run.sh [-n RUNS] [--fib "N..."] [--nqueens "N..."] [--no-build]
+#   -n RUNS          runs per measurement, best one counts (default 5)
+#   --fib "32 30"    fib arguments (default "32 30")
+#   --nqueens "11"   nqueens arguments (default "11")
+#   --no-build       use the existing $BUILD_DIR/bin/cilkpp
+# Environment: BUILD_DIR (default build), CXX (the host compiler).
+set -euo pipefail
+export LC_ALL=C
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+command_line="bench/run.sh$(printf ' %q' "$@")"
+runs=5
+fib_args="32 30"
+nqueens_args="11"
+build=1
+while (($#)); do
+  case "$1" in
+    -n) runs=$2; shift 2 ;;
+    --fib) fib_args=$2; shift 2 ;;
+    --nqueens) nqueens_args=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: -n needs a positive integer" >&2; exit 2; }
+
+BUILD_DIR=${BUILD_DIR:-build}
+out=$BUILD_DIR/bench
+cilkpp=$BUILD_DIR/bin/cilkpp
+# The measured programs must not print statistics or inherit a worker count.
+unset CILKPP_STATS CILKPP_NWORKERS
+
+fail() { echo "bench: FAIL: $*" >&2; exit 1; }
+
+if ((build)); then
+  mkdir -p "$out"
+  bash scripts/build.sh >"$out/build.log" 2>&1 || { cat "$out/build.log" >&2; fail "build failed (log above)"; }
+fi
+[[ -x $cilkpp ]] || fail "no driver at $cilkpp (build first, or drop --no-build)"
+mkdir -p "$out"
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
+echo "# $command_line"
+echo "# date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "# machine:  $(nproc) CPUs, ${cpu:-unknown CPU}"
+echo "# compiler: $($cilkpp --version | head -n1); host: $(${CXX:-c++} --version | head -n1)"
+if commit=$(git rev-parse --short HEAD 2>/dev/null); then
+  git diff --quiet HEAD 2>/dev/null || commit+=" (modified)"
+else
+  commit="none"
+fi
+echo "# commit:   $commit"
+echo "# times:    best of $runs runs, wall clock, seconds"
+(($(nproc) >= 2)) || echo "# warning:  fewer than 2 CPUs, T2 cannot show a speedup"
+
+# Build each program as serial elision and as parallel code.
+for prog in fib nqueens; do
+  "$cilkpp" --serial -O2 "examples/$prog.cilkpp" -o "$out/$prog-serial" || fail "cannot build $prog (serial)"
+  "$cilkpp" -O2 "examples/$prog.cilkpp" -o "$out/$prog-parallel" || fail "cannot build $prog (parallel)"
+done
+
+# best_time WORKERS PROGRAM ARGS...: prints the best time in seconds. Every
+# run must print $expected. An empty WORKERS leaves CILKPP_NWORKERS unset.
+best_time() {
+  local workers=$1; shift
+  local best="" start end us output status
+  for ((i = 0; i < runs; i++)); do
+    start=$EPOCHREALTIME
+    if [[ -n $workers ]]; then
+      output=$(CILKPP_NWORKERS=$workers "$@") && status=0 || status=$?
+    else
+      output=$("$@") && status=0 || status=$?
+    fi
+    end=$EPOCHREALTIME
+    ((status == 0)) || fail "'$*' (workers: ${workers:-n/a}) exited with status $status"
+    [[ $output == "$expected" ]] ||
+      fail "'$*' (workers: ${workers:-n/a}) printed '$output', the serial elision printed '$expected'"
+    us=$(( ${end/./} - ${start/./} ))
+    if [[ -z $best ]] || ((us < best)); then best=$us; fi
+  done
+  printf '%d.%06d' $((best / 1000000)) $((best % 1000000))
+}
+
+printf '\n%-14s %-20s %9s %9s %9s %7s %7s\n' benchmark result TS T1 T2 T1/TS T1/T2
+row() {
+  local prog=$1 arg=$2 ts t1 t2
+  # The serial elision's output is the reference; this first run also warms up.
+  expected=$("$out/$prog-serial" "$arg") || fail "'$out/$prog-serial $arg' failed"
+  ts=$(best_time "" "$out/$prog-serial" "$arg") || exit 1
+  t1=$(best_time 1 "$out/$prog-parallel" "$arg") || exit 1
+  t2=$(best_time 2 "$out/$prog-parallel" "$arg") || exit 1
+  awk -v name="$prog($arg)" -v res="${expected//$'\n'/; }" -v ts="$ts" -v t1="$t1" -v t2="$t2" 'BEGIN {
+    printf "%-14s %-20s %9.3f %9.3f %9.3f %7.2f %7.2f\n", name, res, ts, t1, t2,
+           (ts > 0 ? t1 / ts : 0), (t2 > 0 ? t1 / t2 : 0) }'
+}
+for n in $fib_args; do row fib "$n"; done
+for n in $nqueens_args; do row nqueens "$n"; done

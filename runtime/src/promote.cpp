@@ -1,0 +1,33 @@
+// Promotion: a stolen frame that lives on its fast clone's C stack moves to
+// the heap, because the victim's stack frame dies as soon as its child
+// returns. The victim and the stolen frame's children find the copy through
+// Frame::promoted.
+#include <cstring>
+
+#include "cilkpp/rt/frame.h"
+
+namespace cilkpp::rt {
+
+Frame *promote(Frame *stack_frame, void *memory) noexcept {
+  const FrameInfo *heap_info = stack_frame->info->promote_to;
+  auto *copy = static_cast<Frame *>(memory);
+  // The procedure's state after the header: trivially copyable fields.
+  std::memcpy(static_cast<char *>(memory) + sizeof(Frame),
+              reinterpret_cast<const char *>(stack_frame) + sizeof(Frame), heap_info->size - sizeof(Frame));
+  copy->info = heap_info;
+  copy->entry = stack_frame->entry;
+  copy->next_ready = nullptr;
+  copy->promoted = nullptr;
+  // The parent is older in the same deque, so if it lived on a stack it was
+  // stolen, and promoted, before this frame.
+  Frame *parent = stack_frame->parent;
+  Frame *parent_now = current_location(parent);
+  copy->parent = parent_now;
+  copy->result_slot =
+      stack_frame->result_slot ? relocate_slot(stack_frame->result_slot, parent, parent_now) : nullptr;
+  copy->join.store(2, std::memory_order_relaxed);
+  stack_frame->promoted = copy;
+  return copy;
+}
+
+}  // namespace cilkpp::rt
