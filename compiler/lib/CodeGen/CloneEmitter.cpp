@@ -350,7 +350,9 @@ class CloneBuilder {
       return Out + " default: __builtin_unreachable(); }";
     }
     if (!Frame.EagerFrame)
-      return fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;", Names.Frame);
+      return Proc.Spawns.empty()
+                 ? ""
+                 : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;", Names.Frame);
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
     for (const ParmVarDecl *P : FD->parameters())

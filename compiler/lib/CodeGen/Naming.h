@@ -35,7 +35,9 @@ std::string parameterList(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
 // "static ", "inline " as the procedure was declared.
 std::string storagePrefix(const clang::FunctionDecl *FD);
 
+// Procedures without spawns leave them unused; -Wextra must stay quiet.
 inline constexpr const char *HiddenParameters =
-    "::cilkpp::rt::Worker *__w, ::cilkpp::rt::Frame *__parent, void *__slot";
+    "[[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__parent, "
+    "[[maybe_unused]] void *__slot";
 
 }  // namespace cilkpp

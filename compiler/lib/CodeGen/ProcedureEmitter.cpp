@@ -61,7 +61,11 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const SourceManager &SM = Ctx.getSourceManager();
   std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CloneKind::Fast);
-  std::optional<std::string> ResumeBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CloneKind::Resume);
+  // Without continuation points nothing can be stolen or suspended, so
+  // nothing is ever resumed.
+  std::optional<std::string> ResumeBody =
+      Frame.Points.empty() ? std::optional<std::string>("{ __builtin_unreachable(); }")
+                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CloneKind::Resume);
   if (!FastBody || !ResumeBody) return false;
 
   const auto *Body = cast<CompoundStmt>(FD->getBody());
@@ -78,6 +82,9 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   if (!PrototypeBefore) Before += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
   Before += frameDeclarations(Ctx, Frame, Names);
   Before += lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
+  // Spawns call the fast clone, so an internal procedure that is only ever
+  // spawned leaves its public entry unused.
+  if (!FD->isExternallyVisible()) Before += "[[maybe_unused]] ";
   Main.InsertTextBefore(Begin, Before);
 
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
@@ -87,7 +94,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   After += fmt::format("{}{} {}({}{}{}) noexcept {}\n", storagePrefix(FD), typeQualified(Ctx, FD->getReturnType()),
                        Names.Fast, HiddenParameters, Params.empty() ? "" : ", ", Params, *FastBody);
   After += lineDirective(BodyLine, FileName);
-  After += fmt::format("namespace {{ void {}(::cilkpp::rt::Worker *__w, ::cilkpp::rt::Frame *__base) noexcept {} }}\n",
+  After += fmt::format("namespace {{ void {}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {} }}\n",
                        Names.Resume, *ResumeBody);
   After += lineDirective(EndLine, FileName) + std::string(EndColumn, ' ');
   Main.InsertTextAfterToken(RBrace, After);

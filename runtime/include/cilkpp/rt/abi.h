@@ -154,7 +154,7 @@ class RootResult {
   T take() noexcept { return std::move(*slot()); }
 
  private:
-  alignas(T) unsigned char storage_[sizeof(T)];
+  alignas(T) unsigned char storage_[sizeof(T)] = {};
 };
 
 template <class R, class Fast>
