@@ -48,7 +48,7 @@ class TheDeque {
   // Owner only.
   void push(T *item) noexcept {
     std::int64_t t = tail_.load(std::memory_order_relaxed);
-    if (__builtin_expect(t - head_seen_ > mask_, 0)) refresh_head_seen(t);
+    if (__builtin_expect(t >= tail_limit_, 0)) refresh_tail_limit(t);
     slots_[t & mask_] = item;
     tail_.store(t + 1, std::memory_order_release);
   }
@@ -113,15 +113,16 @@ class TheDeque {
     return true;
   }
 
-  void refresh_head_seen(std::int64_t t) noexcept {
-    head_seen_ = head_.load(std::memory_order_acquire);
-    if (t - head_seen_ > mask_) deque_overflow(static_cast<std::size_t>(mask_ + 1));
+  // The owner's cached bound on tail: full unless a thief moved head since.
+  void refresh_tail_limit(std::int64_t t) noexcept {
+    tail_limit_ = head_.load(std::memory_order_acquire) + mask_ + 1;
+    if (t >= tail_limit_) deque_overflow(static_cast<std::size_t>(mask_ + 1));
   }
 
-  // Owner's line: tail, the owner's cached view of head, the slots.
+  // Owner's line: tail, its cached bound, the slots.
   alignas(64) std::atomic<std::int64_t> tail_{0};
-  std::int64_t head_seen_ = 0;
   const std::int64_t mask_;
+  std::int64_t tail_limit_ = mask_ + 1;
   std::unique_ptr<T *[]> slots_;
   // Thieves' line.
   alignas(64) std::atomic<std::int64_t> head_{0};
