@@ -10,7 +10,7 @@
 #
 # Usage: bench/run.sh [-n RUNS] [--fib "N..."] [--nqueens "N..."] [--no-build]
 #   -n RUNS          runs per measurement, best one counts (default 5)
-#   --fib "32 30"    fib arguments (default "32 30")
+#   --fib "36 30"    fib arguments (default "36 30")
 #   --nqueens "11"   nqueens arguments (default "11")
 #   --no-build       use the existing $BUILD_DIR/bin/cilkpp
 # Environment: BUILD_DIR (default build), CXX (the host compiler).
@@ -18,9 +18,10 @@ set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-command_line="bench/run.sh$(printf ' %q' "$@")"
+command_line="bench/run.sh"
+(($#)) && command_line+=$(printf ' %q' "$@")
 runs=5
-fib_args="32 30"
+fib_args="36 30"
 nqueens_args="11"
 build=1
 while (($#)); do

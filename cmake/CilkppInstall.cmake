@@ -3,7 +3,7 @@
 #   P/include/cilkpp/...     runtime headers that translated code includes
 #   P/lib/libcilkpp_rt.a     the runtime library
 # The driver finds the runtime relative to its own location at run time
-# (tools/driver/Runtime.cpp), so the tree can be moved after installation.
+# (tools/driver/Toolchain.cpp), so the tree can be moved after installation.
 # The directory names come from GNUInstallDirs and are baked into the driver.
 include(GNUInstallDirs)
 

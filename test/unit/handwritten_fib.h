@@ -17,7 +17,7 @@
 namespace {
 struct fib_frame final : ::cilkpp::rt::Frame { int n; int x; int y; };
 void fib_resume(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;
-const ::cilkpp::rt::FrameInfo fib_info{"fib", &fib_resume, sizeof(fib_frame)};
+const ::cilkpp::rt::FrameInfo fib_info{"fib", &fib_resume, sizeof(fib_frame), nullptr};
 }
 int fib_fast(::cilkpp::rt::Worker *__w, ::cilkpp::rt::Frame *__parent, void *__slot, int n) noexcept {
   fib_frame *__frame = nullptr;

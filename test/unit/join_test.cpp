@@ -23,7 +23,7 @@ std::unique_ptr<Worker> make_worker(unsigned index) {
 }
 
 void resume_noop(Worker *, Frame *) noexcept {}
-const FrameInfo test_info{"test", &resume_noop, sizeof(Frame)};
+const FrameInfo test_info{"test", &resume_noop, sizeof(Frame), nullptr};
 
 // A reusable spinning barrier for a fixed set of threads.
 class SpinBarrier {
@@ -156,7 +156,7 @@ TEST(JoinProtocolSequential, CompleteFrameDeliversResultAndFreesFrame) {
   struct Child final : Frame {
     int payload;
   };
-  static const FrameInfo child_info{"child", &resume_noop, sizeof(Child)};
+  static const FrameInfo child_info{"child", &resume_noop, sizeof(Child), nullptr};
   Child *c = new_frame<Child>(w.get(), &parent, &slot, &child_info);
   complete_frame<int>(w.get(), c, 42);
   EXPECT_EQ(slot, 42);
@@ -171,7 +171,7 @@ TEST(JoinProtocolSequential, CompleteFrameNeverMakesARootReady) {
   root.join.store(1);  // the waiting caller already gave up its count
   int slot = 0;
   struct Child final : Frame {};
-  static const FrameInfo child_info{"child", &resume_noop, sizeof(Child)};
+  static const FrameInfo child_info{"child", &resume_noop, sizeof(Child), nullptr};
   Child *c = new_frame<Child>(w.get(), &root, &slot, &child_info);
   complete_frame<int>(w.get(), c, 5);
   EXPECT_EQ(slot, 5);

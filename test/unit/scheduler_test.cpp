@@ -24,7 +24,7 @@ struct hfib_frame final : Frame {
   int y;
 };
 void hfib_resume(Worker *, Frame *) noexcept;
-const FrameInfo hfib_info{"hfib", &hfib_resume, sizeof(hfib_frame)};
+const FrameInfo hfib_info{"hfib", &hfib_resume, sizeof(hfib_frame), nullptr};
 
 int hfib_fast(Worker *w, Frame *parent, void *slot, int n) noexcept {
   hfib_frame *frame = nullptr;

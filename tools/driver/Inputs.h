@@ -22,13 +22,6 @@ std::optional<InputKind> classifyInput(llvm::StringRef Path);
 // bad input and returns false if there was any.
 bool checkInputs(const std::vector<std::string> &Inputs);
 
-// The translated C++ of `Input` goes to `Path`, which is a temporary file
-// unless --save-temps asked to keep it.
-struct Translation {
-  std::string Input;
-  std::string Path;
-};
-
 // Temporary files made by the driver. They are removed when this object is
 // destroyed, and also if the driver is killed by a signal meanwhile.
 class TempFiles {

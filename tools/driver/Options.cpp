@@ -4,6 +4,12 @@
 // with '-' and is not one of them lands in the cl::Sink list and goes to the
 // host compiler unchanged (-Wall, -lm, -fsanitize=address, ...). Such options
 // must be a single token: for `-Xlinker x` write `-Wl,x`.
+//
+// One pre-pass guards the Sink: llvm::cl makes every one-letter option
+// groupable (-cv means -c -v), which gcc's command line is not. Unknown
+// options that begin with one of our letters (-coverage, -g3, -gdwarf-4,
+// -verbose...) would be split: -coverage would read as -c -o verage. So such
+// options are set aside as host flags before llvm::cl sees the command line.
 
 #include "Options.h"
 
@@ -15,7 +21,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 
 #include "Diag.h"
 #include "DriverConfig.h"
@@ -139,22 +147,41 @@ void reportParseError(llvm::StringRef Text) {
   error(Rest.empty() ? Prog : Rest);
 }
 
+// Options whose value may be the next argument.
+bool takesSeparateValue(llvm::StringRef Arg) {
+  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include"})
+    if (Arg == Name) return true;
+  return false;
+}
+
 // The commonest usage error, an option missing its value at the end of the
 // line, would otherwise get llvm::cl's wording; report it as gcc does.
-bool checkTrailingOption(int Argc, const char *const *Argv) {
-  if (Argc < 2) return true;
-  llvm::StringRef Last = Argv[Argc - 1];
-  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include"}) {
-    if (Last == Name) {
-      error("missing argument to '" + Last + "'");
-      return false;
-    }
-  }
-  return true;
+bool checkTrailingOption(llvm::ArrayRef<const char *> Argv) {
+  if (Argv.size() < 2 || !takesSeparateValue(Argv.back())) return true;
+  error("missing argument to '" + llvm::StringRef(Argv.back()) + "'");
+  return false;
+}
+
+// Whether llvm::cl would wrongly split Arg as grouped one-letter options:
+// Arg is an option we do not know whose first letter is one of our
+// one-letter options that takes no value glued to it (-c, -g, -v, -E).
+// One-letter options that take one (-o, -I, -D, -U) read the rest as their
+// value, as gcc does, so they are left alone.
+bool isMisgroupedHostFlag(llvm::StringRef Arg) {
+  if (!Arg.consume_front("-")) return false;
+  Arg.consume_front("-");
+  llvm::StringRef Name = Arg.split('=').first;
+  if (Name.size() < 2) return false;
+  const auto &Registered = cl::getRegisteredOptions();
+  if (Registered.count(Name)) return false;
+  cl::Option *First = Registered.lookup(Name.take_front(1));
+  return First && First->getFormattingFlag() != cl::Prefix;
 }
 
 // Appends the values of a cl::list, tagged with their argv positions, so that
 // several lists can be merged back into command-line order.
+// (Positions of the preprocessor options only order them among themselves,
+// so llvm::cl's own positions do.)
 template <class Fn>
 void collect(const cl::list<std::string> &List,
              std::vector<std::pair<unsigned, std::vector<std::string>>> &Out,
@@ -175,12 +202,45 @@ std::vector<std::string> Options::inputs() const {
 std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   unregisterForeignOptions();
   cl::SetVersionPrinter(printVersion);
-  if (!checkTrailingOption(Argc, Argv)) return std::nullopt;
+
+  // Expand @response-files first (as gcc does), so that the pre-pass below
+  // sees their contents too. The strings must outlive the option values.
+  static llvm::BumpPtrAllocator Alloc;
+  llvm::SmallVector<const char *, 64> Expanded(Argv, Argv + Argc);
+  if (llvm::Error E = cl::ExpansionContext(Alloc, cl::TokenizeGNUCommandLine)
+                          .expandResponseFiles(Expanded)) {
+    error(llvm::toString(std::move(E)));
+    return std::nullopt;
+  }
+  if (!checkTrailingOption(Expanded))
+    return std::nullopt;
+
+  // Set aside what llvm::cl would misparse (see the top of this file), noting
+  // argv positions so the host flags can be put back in order.
+  llvm::SmallVector<const char *, 64> ForCl = {Expanded[0]};
+  std::vector<unsigned> OriginalPosition = {0};
+  std::vector<std::pair<unsigned, Arg>> Diverted;
+  bool SawDashDash = false;
+  for (unsigned I = 1; I < Expanded.size(); ++I) {
+    llvm::StringRef A = Expanded[I];
+    if (!SawDashDash && isMisgroupedHostFlag(A)) {
+      Diverted.push_back({I, Arg{Arg::HostFlag, std::string(A)}});
+      continue;
+    }
+    SawDashDash |= A == "--";
+    ForCl.push_back(Expanded[I]);
+    OriginalPosition.push_back(I);
+    if (!SawDashDash && takesSeparateValue(A) && I + 1 < Expanded.size()) {
+      ++I;  // the value, whatever it looks like (-o -gfoo names a file)
+      ForCl.push_back(Expanded[I]);
+      OriginalPosition.push_back(I);
+    }
+  }
 
   std::string Errors;
   llvm::raw_string_ostream ErrorStream(Errors);
   if (!cl::ParseCommandLineOptions(
-          Argc, Argv,
+          ForCl.size(), ForCl.data(),
           "cilkpp: translates Cilk-like C++ (.cilkpp) and builds it with the "
           "host C++ compiler ($CXX, default c++)\n",
           &ErrorStream)) {
@@ -211,12 +271,13 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   }
 
   // Inputs and host flags, in command-line order.
-  std::vector<std::pair<unsigned, Arg>> Ordered;
+  std::vector<std::pair<unsigned, Arg>> Ordered = std::move(Diverted);
   for (unsigned I = 0; I < InputsOpt.size(); ++I)
-    Ordered.push_back({InputsOpt.getPosition(I), Arg{Arg::Input, InputsOpt[I]}});
+    Ordered.push_back({OriginalPosition[InputsOpt.getPosition(I)],
+                       Arg{Arg::Input, InputsOpt[I]}});
   for (unsigned I = 0; I < HostFlagsOpt.size(); ++I)
-    Ordered.push_back(
-        {HostFlagsOpt.getPosition(I), Arg{Arg::HostFlag, HostFlagsOpt[I]}});
+    Ordered.push_back({OriginalPosition[HostFlagsOpt.getPosition(I)],
+                       Arg{Arg::HostFlag, HostFlagsOpt[I]}});
   llvm::stable_sort(Ordered, llvm::less_first());
   for (auto &[Pos, A] : Ordered) O.Args.push_back(std::move(A));
 

@@ -72,7 +72,8 @@ std::optional<std::vector<std::string>> hostCompiler() {
 }
 
 std::vector<std::string> translatorArgs(const Options &O, const Runtime &RT) {
-  std::vector<std::string> Args = {"-std=" + O.Std, "-I" + RT.IncludeDir};
+  // -O too: __OPTIMIZE__ must mean the same to the translator and the host.
+  std::vector<std::string> Args = {"-std=" + O.Std, "-O" + O.OptLevel, "-I" + RT.IncludeDir};
   Args.insert(Args.end(), O.PreprocessorArgs.begin(), O.PreprocessorArgs.end());
   return Args;
 }

@@ -13,6 +13,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "Diag.h"
@@ -197,6 +198,11 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM X(argc, argv);
+  // A crash is most likely the translator's; LLVM's default message would
+  // send the report to the LLVM project.
+  llvm::setBugReportMsg(
+      "PLEASE report this cilkpp crash with the stack dump below and the "
+      "input file (rerun with -v to see the steps).\n");
   std::optional<Options> O = parseOptions(argc, argv);
   if (!O) return 1;
   // Driver's destructor removes the temporary files before we exit.
