@@ -23,9 +23,10 @@ namespace {
 class CloneBuilder {
  public:
   CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
-               const FastCloneAvailable &IsCilkCallee, CloneKind Kind)
+               const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers, CloneKind Kind)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
-        Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee), Kind(Kind),
+        Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
+        CilkSpecifiers(CilkSpecifiers), Kind(Kind),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
 
   std::optional<std::string> build() {
@@ -36,6 +37,10 @@ class CloneBuilder {
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
+    CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
+    for (SourceLocation Loc : CilkSpecifiers)
+      if (SM.isPointWithin(Loc, BodyRange.getBegin(), BodyRange.getEnd()))
+        Final.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
     Final.InsertTextAfterToken(Body->getLBracLoc(), prologue());
     Final.InsertTextBefore(Body->getRBracLoc(), epilogue());
     return Final.getRewrittenText(fileRange(SM, Body->getSourceRange()));
@@ -382,6 +387,7 @@ class CloneBuilder {
   const FunctionDecl *FD;
   const ProcedureNames &Names;
   const FastCloneAvailable &IsCilkCallee;
+  ArrayRef<SourceLocation> CilkSpecifiers;
   const CloneKind Kind;
   // Frame accesses by file offset: (length replaced, replacement). The
   // source of the texts of subexpressions inside replaced statements.
@@ -394,9 +400,10 @@ class CloneBuilder {
 }  // namespace
 
 std::optional<std::string> emitCloneBody(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
-                                         const FastCloneAvailable &IsCilkCallee, CloneKind Kind) {
+                                         const FastCloneAvailable &IsCilkCallee,
+                                         ArrayRef<SourceLocation> CilkSpecifiers, CloneKind Kind) {
   unsigned ErrorsBefore = Ctx.getDiagnostics().getNumErrors();
-  std::optional<std::string> Body = CloneBuilder(Ctx, Frame, Names, IsCilkCallee, Kind).build();
+  std::optional<std::string> Body = CloneBuilder(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, Kind).build();
   if (Ctx.getDiagnostics().getNumErrors() != ErrorsBefore) return std::nullopt;
   return Body;
 }

@@ -27,8 +27,10 @@ using FastCloneAvailable = std::function<bool(const clang::FunctionDecl *Callee)
 
 // Returns the clone's body, from its '{' to its '}', with the same line
 // structure as the original body; nullopt after reporting an error.
+// CilkSpecifiers: every `cilk` keyword of the file; those in the body (block
+// scope declarations) are removed from the clone too.
 std::optional<std::string> emitCloneBody(clang::ASTContext &Ctx, const FrameDescription &Frame,
                                          const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
-                                         CloneKind Kind);
+                                         llvm::ArrayRef<clang::SourceLocation> CilkSpecifiers, CloneKind Kind);
 
 }  // namespace cilkpp

@@ -57,15 +57,16 @@ std::string fastPrototype(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefa
 }
 
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
-                   const FastCloneAvailable &IsCilkCallee, bool PrototypeBefore, StringRef FileName) {
+                   const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers,
+                   bool PrototypeBefore, StringRef FileName) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const SourceManager &SM = Ctx.getSourceManager();
-  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CloneKind::Fast);
+  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, CloneKind::Fast);
   // Without continuation points nothing can be stolen or suspended, so
   // nothing is ever resumed.
   std::optional<std::string> ResumeBody =
       Frame.Points.empty() ? std::optional<std::string>("{ __builtin_unreachable(); }")
-                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CloneKind::Resume);
+                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, CloneKind::Resume);
   if (!FastBody || !ResumeBody) return false;
 
   const auto *Body = cast<CompoundStmt>(FD->getBody());

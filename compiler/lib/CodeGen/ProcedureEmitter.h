@@ -16,7 +16,8 @@ std::string fastPrototype(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
 
 // Returns false if an error was reported.
 bool emitProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const FrameDescription &Frame,
-                   const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee, bool PrototypeBefore,
+                   const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
+                   llvm::ArrayRef<clang::SourceLocation> CilkSpecifiers, bool PrototypeBefore,
                    llvm::StringRef FileName);
 
 }  // namespace cilkpp

@@ -97,7 +97,8 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     FastCloneAvailable IsCilkCallee = [&, End](const FunctionDecl *Callee) {
       return Sema.CilkFunctions.contains(Callee) && Prototypes.availableBefore(Callee, End);
     };
-    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), IsCilkCallee, PrototypeBefore[FD], FileName);
+    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), IsCilkCallee, Sema.CilkSpecifiers,
+                        PrototypeBefore[FD], FileName);
   }
   return Ok;
 }
