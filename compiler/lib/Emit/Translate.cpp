@@ -36,8 +36,10 @@ class FastPrototypes {
   // main file when that precedes the definition. Returns true when it did.
   bool declareEarly(const FunctionDecl *FD, const FunctionDecl *Definition) {
     const FunctionDecl *First = nullptr;
+    // Only a namespace-scope declaration can carry a prototype that the
+    // clones, emitted at namespace scope, can see.
     for (const FunctionDecl *R : FD->redecls())
-      if (SM.isWrittenInMainFile(SM.getExpansionLoc(R->getLocation())) &&
+      if (R->getLexicalDeclContext()->isFileContext() && SM.isWrittenInMainFile(SM.getExpansionLoc(R->getLocation())) &&
           (!First || offset(R->getBeginLoc()) < offset(First->getBeginLoc())))
         First = R;
     if (!First) return false;
