@@ -36,6 +36,4 @@ std::string lineDirective(unsigned Line, llvm::StringRef FileName) {
   return "#line " + std::to_string(Line) + " \"" + Escaped + "\"\n";
 }
 
-std::string rewrittenText(Rewriter &R, CharSourceRange Range) { return R.getRewrittenText(Range); }
-
 }  // namespace cilkpp

@@ -3,7 +3,6 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
-#include "clang/Rewrite/Core/Rewriter.h"
 
 #include <string>
 
@@ -22,8 +21,5 @@ clang::SourceLocation semicolonAfter(clang::ASTContext &Ctx, clang::SourceLocati
 // `#line N "file"` followed by a newline, with the file name as the user gave
 // it so diagnostics and debuggers point at the .cilkpp source.
 std::string lineDirective(unsigned Line, llvm::StringRef FileName);
-
-// The text of a range after the edits made so far in R.
-std::string rewrittenText(clang::Rewriter &R, clang::CharSourceRange Range);
 
 }  // namespace cilkpp

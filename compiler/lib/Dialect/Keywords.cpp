@@ -46,17 +46,6 @@ std::string keywordPredefines() {
   return Text;
 }
 
-const char *keywordDisplayName(KeywordKind Kind) {
-  switch (Kind) {
-    case KeywordKind::Cilk: return "cilk";
-    case KeywordKind::Spawn: return "spawn";
-    case KeywordKind::Sync: return "sync";
-    case KeywordKind::CilkFor: return "cilk_for";
-    case KeywordKind::CilkScope: return "cilk_scope";
-  }
-  return "?";
-}
-
 KeywordRecorder::KeywordRecorder(Preprocessor &PP, std::vector<KeywordUse> &Uses)
     : PP(PP), Uses(Uses) {}
 

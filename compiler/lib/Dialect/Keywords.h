@@ -51,6 +51,5 @@ class KeywordRecorder : public clang::PPCallbacks {
   std::vector<KeywordUse> &Uses;
 };
 
-const char *keywordDisplayName(KeywordKind Kind);
 
 }  // namespace cilkpp

@@ -123,10 +123,8 @@ class TranslationConsumer : public ASTConsumer {
       Header = "#include <cilkpp/runtime.h>\n";
     }
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
-    FileID Main_ = SM.getMainFileID();
-    std::string Body = Main.getRewriteBufferFor(Main_)
-                           ? std::string(Main.getRewriteBufferFor(Main_)->begin(), Main.getRewriteBufferFor(Main_)->end())
-                           : SM.getBufferData(Main_).str();
+    const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
+    std::string Body = Edited ? std::string(Edited->begin(), Edited->end()) : SM.getBufferData(SM.getMainFileID()).str();
     Output = Header + lineDirective(1, Options.InputPath) + Body;
   }
 
