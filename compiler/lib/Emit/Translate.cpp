@@ -71,16 +71,18 @@ class FastPrototypes {
 
 bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses, StringRef FileName) {
   SemaResult Sema;
-  if (!findCilkProcedures(Ctx, Uses, Sema)) return false;
+  findCilkProcedures(Ctx, Uses, Sema);
 
+  // Every procedure that passed the semantic checks is analysed, so one run
+  // reports all the errors it can.
   std::vector<FrameDescription> Frames(Sema.Procedures.size());
-  bool Ok = true;
   for (unsigned I = 0; I < Sema.Procedures.size(); ++I) {
     Frames[I].Procedure = &Sema.Procedures[I];
-    Ok = Ok && findContinuationPoints(Ctx, Sema.Procedures[I], Frames[I]) &&
-         computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
+    if (findContinuationPoints(Ctx, Sema.Procedures[I], Frames[I]))
+      computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
   }
-  if (!Ok) return false;
+  if (Ctx.getDiagnostics().hasErrorOccurred()) return false;
+  bool Ok = true;
 
   for (SourceLocation Loc : Sema.CilkSpecifiers) Main.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
 

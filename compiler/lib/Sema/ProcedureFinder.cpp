@@ -10,6 +10,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <map>
 
@@ -117,8 +118,15 @@ class Binder {
     // one without spawns.
     for (const BodyRange &B : Collector.Bodies)
       if (B.Function && Result.CilkFunctions.contains(B.Function)) ByFunction[B.Function];
-    for (auto &[FD, FunctionUses] : ByFunction) Result.CilkFunctions.add(FD);
-    for (auto &[FD, FunctionUses] : ByFunction) bindProcedure(FD, FunctionUses);
+    // In source order, so diagnostics come out in the order of the file.
+    std::vector<std::pair<const FunctionDecl *, std::vector<KeywordUse>>> Ordered(ByFunction.begin(),
+                                                                                  ByFunction.end());
+    llvm::sort(Ordered, [&](const auto &A, const auto &B) {
+      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.first->getBeginLoc()),
+                                          SM.getExpansionLoc(B.first->getBeginLoc()));
+    });
+    for (auto &[FD, FunctionUses] : Ordered) Result.CilkFunctions.add(FD);
+    for (auto &[FD, FunctionUses] : Ordered) bindProcedure(FD, FunctionUses);
   }
 
  private:
@@ -179,7 +187,9 @@ class Binder {
     ReturnCollector Returns;
     Returns.TraverseStmt(Body);
     Proc.Returns = std::move(Returns.Returns);
-    if (!Ok || !checkProcedureBody(Ctx, Proc)) return;
+    // Report the body's problems even when a keyword could not be bound.
+    Ok &= checkProcedureBody(Ctx, Proc);
+    if (!Ok) return;
     Result.Procedures.push_back(std::move(Proc));
   }
 
@@ -255,9 +265,8 @@ class Binder {
 
 }  // namespace
 
-bool findCilkProcedures(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, SemaResult &Result) {
+void findCilkProcedures(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, SemaResult &Result) {
   Binder(Ctx, Result).run(Uses);
-  return !Ctx.getDiagnostics().hasErrorOccurred();
 }
 
 }  // namespace cilkpp

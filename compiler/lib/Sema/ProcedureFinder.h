@@ -34,7 +34,8 @@ struct SemaResult {
   std::vector<clang::SourceLocation> CilkSpecifiers;
 };
 
-// Returns false when errors were reported.
-bool findCilkProcedures(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses, SemaResult &Result);
+// Result.Procedures holds the procedures that passed the checks; the others
+// have had their errors reported.
+void findCilkProcedures(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses, SemaResult &Result);
 
 }  // namespace cilkpp
