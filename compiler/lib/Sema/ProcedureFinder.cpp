@@ -218,24 +218,33 @@ class Binder {
     Site.Callee = Call->getDirectCallee();
 
     const Stmt *Parent = PM.getParentIgnoreParenImpCasts(const_cast<Expr *>(E));
-    const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);
+    const Expr *AssignLHS = nullptr;  // `x` of `x = spawn f()`, for scalars and classes alike
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent);
+        BO && BO->getOpcode() == BO_Assign && BO->getRHS()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts())
+      AssignLHS = BO->getLHS();
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
+        Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        Op->getArg(1)->IgnoreImplicit() == E->IgnoreImplicit())
+      AssignLHS = Op->getArg(0);
+    // Class-type assignments come wrapped in the full-expression's cleanups.
+    const Stmt *AssignStatement = Parent;
+    if (const Stmt *Up = Parent ? PM.getParent(const_cast<Stmt *>(Parent)) : nullptr; isa_and_nonnull<ExprWithCleanups>(Up))
+      AssignStatement = Up;
     const auto *Decl = dyn_cast_or_null<DeclStmt>(Parent);
     if (isStatementPosition(PM, E)) {
       Site.Form = SpawnForm::Discard;
       Site.Statement = E;
-    } else if (Assign && Assign->getOpcode() == BO_Assign &&
-               Assign->getRHS()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts() &&
-               isStatementPosition(PM, Assign)) {
-      const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParens());
+    } else if (AssignLHS && isStatementPosition(PM, AssignStatement)) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(AssignLHS->IgnoreParenImpCasts());
       const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
       if (!Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType()) {
-        diag::report(Diags, Assign->getLHS()->getBeginLoc(), diag::SpawnTargetUnsupported)
+        diag::report(Diags, AssignLHS->getBeginLoc(), diag::SpawnTargetUnsupported)
             << "only a local, non-reference variable can receive the result";
         return false;
       }
       Site.Form = SpawnForm::Assign;
       Site.Target = Var;
-      Site.Statement = Assign;
+      Site.Statement = AssignStatement;
     } else if (Decl && Decl->isSingleDecl() && isStatementPosition(PM, Decl)) {
       const auto *Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
       if (!Var || !Var->getInit() || Var->getInit()->IgnoreImplicit() != Call ||
