@@ -8,7 +8,24 @@ namespace {
 // resume == nullptr marks the frame as a root: complete_frame does not make
 // it ready, the waiting caller notices its count reach 0 instead.
 const FrameInfo root_info{"<root>", nullptr, sizeof(RootFrame), nullptr};
+
+// A caller waiting for a frame it called (a root call's caller, or a tail
+// spawn's caller) gives up its count and works until the callee has handed
+// back the other one.
+void wait_for_callee(Worker *w, Frame &waiter) noexcept {
+  w->escaping = false;
+  // If the callee's frame already completed, this was the last count.
+  if (waiter.join.fetch_sub(1, std::memory_order_acq_rel) == 1) return;
+  ActivityClock &clock = w->runtime().clock(w->index());
+  clock.enter(Activity::stealing, w->stats());
+  w->schedule_until(waiter.join);
+  clock.enter(Activity::working, w->stats());
+}
 }  // namespace
+
+const FrameInfo call_waiter_info{"<call>", nullptr, sizeof(CallWaiterFrame), nullptr};
+
+void CallWaiterFrame::wait(Worker *w) noexcept { wait_for_callee(w, *this); }
 
 RootFrame::RootFrame() noexcept {
   info = &root_info;
@@ -52,16 +69,6 @@ RootScope::~RootScope() {
   runtime.end_root();
 }
 
-void RootScope::wait(RootFrame &root) noexcept {
-  Worker *w = worker_;
-  w->escaping = false;
-  // Give up the caller's count; if the root procedure's frame already
-  // completed, that was the last one.
-  if (root.join.fetch_sub(1, std::memory_order_acq_rel) == 1) return;
-  ActivityClock &clock = w->runtime().clock(w->index());
-  clock.enter(Activity::stealing, w->stats());
-  w->schedule_until(root.join);
-  clock.enter(Activity::working, w->stats());
-}
+void RootScope::wait(RootFrame &root) noexcept { wait_for_callee(worker_, root); }
 
 }  // namespace cilkpp::rt

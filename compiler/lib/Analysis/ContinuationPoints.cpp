@@ -7,6 +7,7 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 
@@ -82,6 +83,20 @@ Outstanding computeOutstanding(const CFG &G, const CilkProcedure &Proc) {
   return Result;
 }
 
+// A spawn whose next statement in the same block is a sync.
+std::vector<bool> findTailSpawns(ParentMap &PM, const CilkProcedure &Proc) {
+  llvm::DenseSet<const Stmt *> SyncStatements;
+  for (const SyncSite &S : Proc.Syncs) SyncStatements.insert(S.Marker);
+  std::vector<bool> Tail(Proc.Spawns.size(), false);
+  for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
+    const auto *Block = dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<Stmt *>(Proc.Spawns[I].Statement)));
+    if (!Block) continue;
+    for (auto It = Block->body_begin(); It != Block->body_end(); ++It)
+      if (*It == Proc.Spawns[I].Statement && It + 1 != Block->body_end()) Tail[I] = SyncStatements.contains(*(It + 1));
+  }
+  return Tail;
+}
+
 }  // namespace
 
 bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
@@ -106,6 +121,7 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
   // A return that must wait for children cannot sit where the resume clone
   // cannot jump to.
   ParentMap PM(Body);
+  Frame.SpawnIsTail = findTailSpawns(PM, Proc);
   bool Ok = true;
   for (const ContinuationPoint &P : Frame.Points)
     if (P.Kind == PointKind::Return)

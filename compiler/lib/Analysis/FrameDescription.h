@@ -38,11 +38,20 @@ struct FrameDescription {
   std::vector<FrameField> Fields;
   std::vector<ContinuationPoint> Points;
   std::vector<int> SpawnEntry;   // per spawn
+  // Per spawn: immediately followed by a sync, so the fast clone calls the
+  // child instead of exposing a continuation that could only wait.
+  std::vector<bool> SpawnIsTail;
   std::vector<int> SyncEntry;    // per sync; 0 when nothing can be outstanding
   std::vector<int> ReturnEntry;  // per return; 0 when no implicit sync is needed
   int EndEntry = 0;              // implicit sync at the closing brace, or 0
   bool FallsOffEnd = false;      // the closing brace is reachable
   bool EagerFrame = false;       // allocate the frame at entry, not at the first spawn
+
+  bool hasExposingSpawn() const {
+    for (bool Tail : SpawnIsTail)
+      if (!Tail) return true;
+    return false;
+  }
   llvm::DenseMap<const clang::VarDecl *, unsigned> FieldIndex;
 
   const FrameField *field(const clang::VarDecl *V) const {

@@ -237,6 +237,7 @@ class CloneBuilder {
     const bool Fast = Kind == CloneKind::Fast;
     std::string Decls, Args;
     spawnArguments(Site, Decls, Args);
+    if (Fast && Frame.SpawnIsTail[Index]) return declaredTarget(Site, tailSpawnText(Site, Decls, Args));
 
     std::string Out = "{ " + Decls;
     if (Fast && !Frame.EagerFrame)
@@ -267,11 +268,35 @@ class CloneBuilder {
     Out += "}";
 
     if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Out, Entry);
-    if (Site.Form == SpawnForm::Declare && !accessesFrame(Site.Target)) {
-      Out = declareAsWritten(Ctx, Site.Target->getType().getUnqualifiedType(), Site.Target->getName()) + "; " + Out;
-      if (!Site.InCompound) Out = "{ " + Out + " }";
-    }
-    return Out;
+    return declaredTarget(Site, Out);
+  }
+
+  // The Declare form declares its variable before the block that sets it.
+  std::string declaredTarget(const SpawnSite &Site, std::string Block) {
+    if (Site.Form != SpawnForm::Declare || accessesFrame(Site.Target)) return Block;
+    Block = declareAsWritten(Ctx, Site.Target->getType().getUnqualifiedType(), Site.Target->getName()) + "; " + Block;
+    return Site.InCompound ? Block : "{ " + Block + " }";
+  }
+
+  // A spawn right before a sync, on the fast path: a call. A cilk callee's
+  // frames may still be stolen; it then escapes to this call, which waits
+  // for it (CallWaiter in abi.h).
+  std::string tailSpawnText(const SpawnSite &Site, const std::string &Decls, const std::string &Args) {
+    std::string Target;
+    if (Site.Target) Target = (accessesFrame(Site.Target) ? fieldOf(Site.Target) : Site.Target->getName().str()) + " = ";
+    if (!IsCilkCallee(Site.Callee))
+      return fmt::format("{{ {}__w->count_spawn(); {}{}({}); }}", Decls, Target,
+                         text(Site.Call->getCallee()->getSourceRange()), Args);
+    const std::string Result = Site.Target ? typeQualified(Ctx, Site.Callee->getReturnType()) : "void";
+    std::string Call = fmt::format("{}(__w, &__call, __call.slot(){}{})", qualifiedFastName(Site.Callee),
+                                   Args.empty() ? "" : ", ", Args);
+    if (!Site.Target)
+      return fmt::format("{{ {}__w->count_spawn(); ::cilkpp::rt::CallWaiter<void> __call; {}; "
+                         "if (__builtin_expect(__w->escaping, 0)) __call.wait(__w); }}",
+                         Decls, Call);
+    return fmt::format("{{ {}__w->count_spawn(); ::cilkpp::rt::CallWaiter<{}> __call; auto __r = {}; "
+                       "if (__builtin_expect(__w->escaping, 0)) __r = __call.wait_for_result(__w); {}__r; }}",
+                       Decls, Result, Call, Target);
   }
 
   unsigned pointIndex(PointKind K, unsigned Site) const {
@@ -355,7 +380,7 @@ class CloneBuilder {
       return Out + " default: __builtin_unreachable(); }";
     }
     if (!Frame.EagerFrame)
-      return Proc.Spawns.empty()
+      return !Frame.hasExposingSpawn()
                  ? ""
                  : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;", Names.Frame);
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",

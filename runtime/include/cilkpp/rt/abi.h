@@ -123,6 +123,42 @@ inline void complete_frame(Worker *w, Frame *f, typename nondeduced<R>::type val
   complete_frame(w, f);
 }
 
+// A spawn immediately followed by sync ("tail spawn") runs as a call: its
+// continuation has nothing to do but wait, so exposing it to thieves gains
+// nothing. The callee's frames can still be stolen while the caller's is not;
+// then the callee escapes to the caller, which waits here for it, running
+// other frames meanwhile. The waiter is the callee's parent: info marks it as
+// one nobody resumes, join counts the waiting caller and the callee.
+extern const FrameInfo call_waiter_info;
+
+struct CallWaiterFrame : Frame {
+  CallWaiterFrame() noexcept {
+    info = &call_waiter_info;
+    join.store(2, std::memory_order_relaxed);
+  }
+  // The callee escaped: work until it has completed.
+  void wait(Worker *w) noexcept;
+};
+
+template <class R>
+class CallWaiter : public CallWaiterFrame {
+ public:
+  R *slot() noexcept { return reinterpret_cast<R *>(storage_); }
+  R wait_for_result(Worker *w) noexcept {
+    wait(w);
+    return *slot();
+  }
+
+ private:
+  alignas(R) unsigned char storage_[sizeof(R)] = {};
+};
+
+template <>
+class CallWaiter<void> : public CallWaiterFrame {
+ public:
+  void *slot() noexcept { return nullptr; }
+};
+
 // A root call: a cilk procedure called from ordinary code (main, a library,
 // or a plain function that a cilk procedure called). On a thread that is not
 // a worker it starts the runtime if needed and binds the thread as worker 0

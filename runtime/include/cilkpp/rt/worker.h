@@ -36,6 +36,8 @@ class alignas(64) Worker {
     deque_.push(f);
   }
   bool pop() noexcept { return deque_.pop(); }
+  // A spawn run as a call (a spawn right before a sync): counted, not pushed.
+  void count_spawn() noexcept { ++stats_.spawns; }
   FramePool &pool() noexcept { return pool_; }
 
   // True while this worker unwinds the C stack of frames whose continuations
