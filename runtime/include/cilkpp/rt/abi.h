@@ -123,6 +123,18 @@ inline void complete_frame(Worker *w, Frame *f, typename nondeduced<R>::type val
   complete_frame(w, f);
 }
 
+// Where a callee that completes asynchronously writes a root call's or a
+// tail spawn's result (raw storage: the result type is trivially copyable).
+template <class T>
+class ResultStorage {
+ public:
+  T *slot() noexcept { return reinterpret_cast<T *>(storage_); }
+  T take() noexcept { return *slot(); }
+
+ private:
+  alignas(T) unsigned char storage_[sizeof(T)] = {};
+};
+
 // A spawn immediately followed by sync ("tail spawn") runs as a call: its
 // continuation has nothing to do but wait, so exposing it to thieves gains
 // nothing. The callee's frames can still be stolen while the caller's is not;
@@ -143,14 +155,14 @@ struct CallWaiterFrame : Frame {
 template <class R>
 class CallWaiter : public CallWaiterFrame {
  public:
-  R *slot() noexcept { return reinterpret_cast<R *>(storage_); }
+  R *slot() noexcept { return result_.slot(); }
   R wait_for_result(Worker *w) noexcept {
     wait(w);
-    return *slot();
+    return result_.take();
   }
 
  private:
-  alignas(R) unsigned char storage_[sizeof(R)] = {};
+  ResultStorage<R> result_;
 };
 
 template <>
@@ -183,16 +195,6 @@ class RootScope {
   bool saved_escaping_;
 };
 
-template <class T>
-class RootResult {
- public:
-  T *slot() noexcept { return reinterpret_cast<T *>(storage_); }
-  T take() noexcept { return std::move(*slot()); }
-
- private:
-  alignas(T) unsigned char storage_[sizeof(T)] = {};
-};
-
 template <class R, class Fast>
 inline R run_root(Fast &&fast) noexcept {
   RootScope scope;
@@ -202,7 +204,7 @@ inline R run_root(Fast &&fast) noexcept {
     fast(w, &root, nullptr);
     if (__builtin_expect(w->escaping, 0)) scope.wait(root);
   } else {
-    RootResult<R> result;
+    ResultStorage<R> result;
     R value = fast(w, &root, result.slot());
     if (__builtin_expect(!w->escaping, 1)) return value;
     scope.wait(root);
