@@ -130,19 +130,22 @@ TEST(JoinProtocolSequential, LastChildAfterSuspendingSyncMakesParentReady) {
 
 TEST(JoinProtocolSequential, ParentStolenHandsBackTheCountOnceWhileEscaping) {
   auto w = make_worker(0);
-  Frame p1{}, p2{};
+  // A result slot always lies inside its parent's frame.
+  struct ParentFrame : Frame {
+    int slot = 0;
+  };
+  ParentFrame p1{}, p2{};
   p1.info = p2.info = &test_info;
   p1.join.store(2);  // stolen: thief holds the continuation, child outstanding
   p2.join.store(2);
-  int slot1 = 0, slot2 = 0;
-  parent_stolen(w.get(), &p1, &slot1, 7);
+  parent_stolen(w.get(), &p1, &p1.slot, 7);
   EXPECT_TRUE(w->escaping);
-  EXPECT_EQ(slot1, 7);
+  EXPECT_EQ(p1.slot, 7);
   EXPECT_EQ(p1.join.load(), 1);
   // Further up the same C stack the child escaped: its own completion will
   // hand the count back, so nothing happens here.
-  parent_stolen(w.get(), &p2, &slot2, 9);
-  EXPECT_EQ(slot2, 0);
+  parent_stolen(w.get(), &p2, &p2.slot, 9);
+  EXPECT_EQ(p2.slot, 0);
   EXPECT_EQ(p2.join.load(), 2);
   w->escaping = false;
 }

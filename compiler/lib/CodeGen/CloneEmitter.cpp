@@ -285,16 +285,16 @@ class CloneBuilder {
     std::string Target;
     if (Site.Target) Target = (accessesFrame(Site.Target) ? fieldOf(Site.Target) : Site.Target->getName().str()) + " = ";
     if (!IsCilkCallee(Site.Callee))
-      return fmt::format("{{ {}__w->count_spawn(); {}{}({}); }}", Decls, Target,
+      return fmt::format("{{ {}{}{}({}); }}", Decls, Target,
                          text(Site.Call->getCallee()->getSourceRange()), Args);
     const std::string Result = Site.Target ? typeQualified(Ctx, Site.Callee->getReturnType()) : "void";
     std::string Call = fmt::format("{}(__w, &__call, __call.slot(){}{})", qualifiedFastName(Site.Callee),
                                    Args.empty() ? "" : ", ", Args);
     if (!Site.Target)
-      return fmt::format("{{ {}__w->count_spawn(); ::cilkpp::rt::CallWaiter<void> __call; {}; "
+      return fmt::format("{{ {}::cilkpp::rt::CallWaiter<void> __call; {}; "
                          "if (__builtin_expect(__w->escaping, 0)) __call.wait(__w); }}",
                          Decls, Call);
-    return fmt::format("{{ {}__w->count_spawn(); ::cilkpp::rt::CallWaiter<{}> __call; auto __r = {}; "
+    return fmt::format("{{ {}::cilkpp::rt::CallWaiter<{}> __call; auto __r = {}; "
                        "if (__builtin_expect(__w->escaping, 0)) __r = __call.wait_for_result(__w); {}__r; }}",
                        Decls, Result, Call, Target);
   }

@@ -83,7 +83,7 @@ inline void child_done(Worker *w, Frame *parent) noexcept {
 // and the parent gets its count back; if the child itself escaped, the child
 // will do both when it completes. Either way the caller returns at once.
 template <class R>
-inline void parent_stolen(Worker *w, Frame *parent, R *slot, const R &value) noexcept {
+[[gnu::noinline, gnu::cold]] void parent_stolen(Worker *w, Frame *parent, R *slot, R value) noexcept {
   if (w->escaping) return;
   Frame *target = current_location(parent);
   *static_cast<R *>(relocate_slot(slot, parent, target)) = value;

@@ -9,6 +9,7 @@
 // spawn. Without membarrier both sides use a full fence.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -33,30 +34,31 @@ inline void owner_side() noexcept {
 void thief_side() noexcept;
 }  // namespace barrier
 
-[[noreturn]] void deque_overflow(std::size_t capacity) noexcept;
-
+// The deque is an array the owner pushes into from the start. Slots are
+// addressed by pointer so that a push or pop is a load, a compare and two
+// stores. When the tail reaches the end of the array the owner, under the
+// thieves' lock, either moves the live items to the front or, if they fill
+// more than half of it, moves them into an array twice as large. Thieves
+// read slots only under the lock, so neither move can race with a steal.
 template <class T>
 class TheDeque {
  public:
-  explicit TheDeque(unsigned capacity_log2 = 16)
-      : mask_((std::int64_t{1} << capacity_log2) - 1),
-        slots_(new T *[std::size_t{1} << capacity_log2]) {}
-
+  explicit TheDeque(unsigned capacity_log2 = 10) { reset_array(std::size_t{1} << capacity_log2); }
   TheDeque(const TheDeque &) = delete;
   TheDeque &operator=(const TheDeque &) = delete;
 
   // Owner only.
   void push(T *item) noexcept {
-    std::int64_t t = tail_.load(std::memory_order_relaxed);
-    if (__builtin_expect(t >= tail_limit_, 0)) refresh_tail_limit(t);
-    slots_[t & mask_] = item;
+    T **t = tail_.load(std::memory_order_relaxed);
+    if (__builtin_expect(t == end_, 0)) t = make_room();
+    *t = item;
     tail_.store(t + 1, std::memory_order_release);
   }
 
   // Owner only. Removes the most recently pushed item; false when a thief
   // took it first (the deque is then empty).
   bool pop() noexcept {
-    std::int64_t t = tail_.load(std::memory_order_relaxed) - 1;
+    T **t = tail_.load(std::memory_order_relaxed) - 1;
     // Release (free on x86): a thief that reads this value must also see the
     // items and frames pushed before it (C++20 release sequences no longer
     // carry the earlier push's release through this store).
@@ -70,13 +72,12 @@ class TheDeque {
   // the owner's pop cannot observe the steal before on_steal has finished.
   template <class OnSteal>
   T *steal(OnSteal &&on_steal) noexcept {
-    if (head_.load(std::memory_order_acquire) >= tail_.load(std::memory_order_acquire))
-      return nullptr;  // looks empty: no lock, no barrier
-    // Busy: another thief, or the owner resolving a conflict. Give up rather
-    // than wait on this victim (the holder may be descheduled); the caller
-    // tries another one.
+    if (looks_empty()) return nullptr;  // no lock, no barrier
+    // Busy: another thief, or the owner resolving a conflict or moving the
+    // items. Give up rather than wait on this victim (the holder may be
+    // descheduled); the caller tries another one.
     if (!lock_.try_lock()) return nullptr;
-    std::int64_t h = head_.load(std::memory_order_relaxed);
+    T **h = head_.load(std::memory_order_relaxed);
     head_.store(h + 1, std::memory_order_relaxed);
     barrier::thief_side();
     if (h + 1 > tail_.load(std::memory_order_acquire)) {
@@ -84,24 +85,33 @@ class TheDeque {
       lock_.unlock();
       return nullptr;
     }
-    T *item = slots_[h & mask_];
+    T *item = *h;
     on_steal(item);
     lock_.unlock();
     return item;
   }
-
   T *steal() noexcept {
     return steal([](T *) {});
   }
 
   // Approximate; for statistics and idle checks.
   std::int64_t size() const noexcept {
+    SpinLockGuard guard(lock_);
     return tail_.load(std::memory_order_relaxed) - head_.load(std::memory_order_relaxed);
   }
+  std::size_t capacity() const noexcept { return static_cast<std::size_t>(end_ - slots_.get()); }
 
  private:
-  bool pop_conflict() noexcept {
-    std::int64_t t = tail_.load(std::memory_order_relaxed);
+  // Without the lock, head and tail may come from either side of a move of
+  // the array, so they are compared as plain addresses: a wrong answer only
+  // makes the thief skip this victim or take the lock for nothing.
+  bool looks_empty() const noexcept {
+    return reinterpret_cast<std::uintptr_t>(head_.load(std::memory_order_acquire)) >=
+           reinterpret_cast<std::uintptr_t>(tail_.load(std::memory_order_acquire));
+  }
+
+  [[gnu::noinline, gnu::cold]] bool pop_conflict() noexcept {
+    T **t = tail_.load(std::memory_order_relaxed);
     tail_.store(t + 1, std::memory_order_release);
     SpinLockGuard guard(lock_);
     // Thieves change head_ only under the lock, so it is stable here.
@@ -113,20 +123,40 @@ class TheDeque {
     return true;
   }
 
-  // The owner's cached bound on tail: full unless a thief moved head since.
-  void refresh_tail_limit(std::int64_t t) noexcept {
-    tail_limit_ = head_.load(std::memory_order_acquire) + mask_ + 1;
-    if (t >= tail_limit_) deque_overflow(static_cast<std::size_t>(mask_ + 1));
+  // The tail reached the end of the array: compact or grow. Returns the new
+  // tail. Moving at most half an array per compaction keeps pushes O(1)
+  // amortised.
+  [[gnu::noinline, gnu::cold]] T **make_room() noexcept {
+    SpinLockGuard guard(lock_);
+    T **const h = head_.load(std::memory_order_relaxed);
+    const std::size_t live = static_cast<std::size_t>(tail_.load(std::memory_order_relaxed) - h);
+    const std::size_t cap = capacity();
+    std::unique_ptr<T *[]> old;
+    if (live > cap / 2) {
+      old = std::move(slots_);
+      slots_.reset(new T *[2 * cap]);
+      end_ = slots_.get() + 2 * cap;
+    }
+    std::copy(h, h + live, slots_.get());
+    head_.store(slots_.get(), std::memory_order_relaxed);
+    tail_.store(slots_.get() + live, std::memory_order_relaxed);
+    return slots_.get() + live;
   }
 
-  // Owner's line: tail, its cached bound, the slots.
-  alignas(64) std::atomic<std::int64_t> tail_{0};
-  const std::int64_t mask_;
-  std::int64_t tail_limit_ = mask_ + 1;
+  void reset_array(std::size_t capacity) {
+    slots_.reset(new T *[capacity]);
+    end_ = slots_.get() + capacity;
+    head_.store(slots_.get(), std::memory_order_relaxed);
+    tail_.store(slots_.get(), std::memory_order_relaxed);
+  }
+
+  // Owner's line: tail, the end of the array, the array.
+  alignas(64) std::atomic<T **> tail_;
+  T **end_;
   std::unique_ptr<T *[]> slots_;
   // Thieves' line.
-  alignas(64) std::atomic<std::int64_t> head_{0};
-  SpinLock lock_;
+  alignas(64) std::atomic<T **> head_;
+  mutable SpinLock lock_;
 };
 
 }  // namespace cilkpp::rt

@@ -16,7 +16,6 @@ namespace cilkpp::rt {
 class Runtime;
 
 struct WorkerStats {
-  std::uint64_t spawns = 0;
   std::uint64_t steals = 0;
   std::uint64_t failed_steals = 0;
   std::uint64_t ns_working = 0;
@@ -31,13 +30,8 @@ class alignas(64) Worker {
   Worker &operator=(const Worker &) = delete;
 
   // --- fast path (called from generated code) ---
-  void push(Frame *f) noexcept {
-    ++stats_.spawns;
-    deque_.push(f);
-  }
+  void push(Frame *f) noexcept { deque_.push(f); }
   bool pop() noexcept { return deque_.pop(); }
-  // A spawn run as a call (a spawn right before a sync): counted, not pushed.
-  void count_spawn() noexcept { ++stats_.spawns; }
   FramePool &pool() noexcept { return pool_; }
 
   // True while this worker unwinds the C stack of frames whose continuations
