@@ -2,3 +2,4 @@
 #pragma once
 
 #include "cilkpp/rt/abi.h"
+#include "cilkpp/rt/parallel_for.h"

@@ -1,0 +1,209 @@
+// cilk_for: the runtime half of the parallel loop.
+//
+// The compiler turns
+//   cilk_for (T i = first; i < last; i += step) body
+// into
+//   { T __cilkpp_first = first; ::cilkpp::rt::parallel_for(__cilkpp_first, last,
+//       static_cast<std::int64_t>(step), LoopTest::less, grain, "file:line",
+//       [&](decltype(__cilkpp_first) i) body); }
+// The loop runs as a cilk procedure written against abi.h the way the
+// compiler would write it: a range of iteration numbers [lo, hi) is halved,
+// the lower half spawned and the upper half kept, until at most `grain`
+// iterations are left, which run serially. Thieves therefore steal the
+// largest remaining halves first.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <type_traits>
+
+#include "cilkpp/rt/abi.h"
+
+namespace cilkpp::rt {
+
+// How the loop condition compares the loop variable with the bound (the
+// variable on the left, after the compiler normalised `n > i` to `i < n`).
+enum class LoopTest { less, less_equal, greater, greater_equal, not_equal };
+
+// Number of workers of the runtime w belongs to.
+unsigned worker_count(Worker *w) noexcept;
+
+[[noreturn]] void loop_step_error(const char *where, const char *why) noexcept;
+
+namespace loop_detail {
+
+template <class Body>
+struct LoopFrame final : Frame {
+  Body *body;
+  std::uint64_t lo;  // the continuation's range: [lo, hi)
+  std::uint64_t hi;
+  std::uint64_t grain;
+};
+
+template <class Body>
+void resume(Worker *, Frame *) noexcept;
+template <class Body>
+inline const FrameInfo heap_info{"cilk_for", &resume<Body>, sizeof(LoopFrame<Body>), nullptr};
+template <class Body>
+inline const FrameInfo stack_info{"cilk_for", &resume<Body>, sizeof(LoopFrame<Body>), &heap_info<Body>};
+
+template <class Body>
+inline void run_serially(Body *body, std::uint64_t lo, std::uint64_t hi) {
+  for (std::uint64_t k = lo; k < hi; ++k) (*body)(k);
+}
+
+// The fast clone: runs iterations [lo, hi).
+template <class Body>
+void fast(Worker *w, Frame *parent, Body *body, std::uint64_t lo, std::uint64_t hi, std::uint64_t grain) noexcept {
+  StackFrame<LoopFrame<Body>> storage;
+  LoopFrame<Body> *frame = nullptr;
+  while (hi - lo > grain) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (!frame) {
+      frame = init_stack_frame(storage, parent, nullptr, &stack_info<Body>);
+      frame->body = body;
+      frame->grain = grain;
+    }
+    frame->lo = mid;
+    frame->hi = hi;
+    frame->entry = 1;
+    w->push(frame);
+    fast(w, frame, body, lo, mid, grain);
+    if (__builtin_expect(!w->pop(), 0)) {
+      parent_stolen(w, frame);
+      return;
+    }
+    lo = mid;
+  }
+  run_serially(body, lo, hi);
+}
+
+// The resume clone: continues a stolen or suspended loop frame.
+template <class Body>
+void resume(Worker *w, Frame *base) noexcept {
+  auto *const frame = static_cast<LoopFrame<Body> *>(base);
+  switch (frame->entry) {
+    case 1: goto resume_after_spawn;
+    case 2: goto resume_after_sync;
+    default: __builtin_unreachable();
+  }
+  while (frame->hi - frame->lo > frame->grain) {
+    {
+      const std::uint64_t lo = frame->lo;
+      const std::uint64_t mid = lo + (frame->hi - lo) / 2;
+      frame->lo = mid;
+      frame->entry = 1;
+      w->push(frame);
+      fast(w, frame, frame->body, lo, mid, frame->grain);
+      if (__builtin_expect(!w->pop(), 0)) {
+        parent_stolen(w, frame);
+        return;
+      }
+    }
+  resume_after_spawn:;
+  }
+  run_serially(frame->body, frame->lo, frame->hi);
+  frame->entry = 2;
+  if (!sync(w, frame)) return;
+resume_after_sync:
+  complete_frame(w, frame);
+}
+
+// The trip count once the bounds are in the comparison's type.
+template <class Index, class Bound>
+std::uint64_t count_steps(const Index &first, const Bound &last, std::int64_t step, LoopTest test, const char *where) {
+  bool runs = false;
+  switch (test) {
+    case LoopTest::less: runs = first < last; break;
+    case LoopTest::less_equal: runs = first <= last; break;
+    case LoopTest::greater: runs = first > last; break;
+    case LoopTest::greater_equal: runs = first >= last; break;
+    case LoopTest::not_equal: runs = first != last; break;
+  }
+  if (!runs) return 0;
+  // The distance travelled toward the bound, and the step's size.
+  std::uint64_t distance;
+  if constexpr (std::is_integral_v<Index>) {
+    const auto a = static_cast<std::uint64_t>(first);
+    const auto b = static_cast<std::uint64_t>(last);
+    distance = step > 0 ? b - a : a - b;  // modular: exact because the test held
+  } else {
+    const auto d = last - first;
+    distance = static_cast<std::uint64_t>(step > 0 ? d : -d);
+  }
+  const std::uint64_t stride = step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
+  switch (test) {
+    case LoopTest::less:
+    case LoopTest::greater: return (distance - 1) / stride + 1;
+    case LoopTest::less_equal:
+    case LoopTest::greater_equal: return distance / stride + 1;
+    case LoopTest::not_equal:
+      if (distance % stride != 0)
+        loop_step_error(where, "the bound is not a whole number of increments away, so '!=' never becomes false");
+      return distance / stride;
+  }
+  return 0;
+}
+
+// Iterations of `first OP last` stepping by `step`, or a fatal error when
+// the step never reaches the bound (the serial loop would not terminate).
+template <class Index, class Bound>
+std::uint64_t trip_count(const Index &first, const Bound &last, std::int64_t step, LoopTest test, const char *where) {
+  const bool up = test == LoopTest::less || test == LoopTest::less_equal;
+  const bool down = test == LoopTest::greater || test == LoopTest::greater_equal;
+  if ((up && !(step > 0)) || (down && !(step < 0)) || step == 0)
+    loop_step_error(where, "its increment does not move the loop variable toward the bound");
+  if constexpr (std::is_integral_v<Index> && std::is_integral_v<Bound>) {
+    // Compared and subtracted in the type the serial comparison uses.
+    using Common = std::common_type_t<Index, Bound>;
+    return count_steps(static_cast<Common>(first), static_cast<Common>(last), step, test, where);
+  } else {
+    return count_steps(first, last, step, test, where);
+  }
+}
+
+// The loop variable's value in iteration k.
+template <class Index>
+Index nth_value(const Index &first, std::int64_t step, std::uint64_t k) {
+  if constexpr (std::is_integral_v<Index>) {
+    return static_cast<Index>(static_cast<std::uint64_t>(first) + k * static_cast<std::uint64_t>(step));
+  } else {
+    using Difference = typename std::iterator_traits<Index>::difference_type;
+    return first + static_cast<Difference>(k) * static_cast<Difference>(step);
+  }
+}
+
+// Default grain: about 8 chunks per worker, at most 2048 iterations each, so
+// thieves find work while each chunk still amortises a spawn.
+inline std::uint64_t default_grain(std::uint64_t count, unsigned workers) noexcept {
+  const std::uint64_t chunks = 8 * std::uint64_t{workers};
+  const std::uint64_t grain = (count + chunks - 1) / chunks;
+  return grain < 1 ? 1 : grain > 2048 ? 2048 : grain;
+}
+
+}  // namespace loop_detail
+
+// Runs body(i) for every i the serial loop `for (i = first; i TEST last; i
+// += step)` would visit, in parallel; returns when all have run. grain == 0
+// chooses one from the trip count and the number of workers. `last` and
+// `step` are evaluated once, before the first iteration.
+template <class Index, class Bound, class Body>
+void parallel_for(const Index &first, const Bound &last, std::int64_t step, LoopTest test, std::uint64_t grain,
+                  const char *where, Body &&body) {
+  const std::uint64_t count = loop_detail::trip_count(first, last, step, test, where);
+  if (count == 0) return;
+  auto iteration = [&](std::uint64_t k) { body(loop_detail::nth_value(first, step, k)); };
+  using Iteration = decltype(iteration);
+  if (grain != 0 && count <= grain) {
+    loop_detail::run_serially(&iteration, 0, count);
+    return;
+  }
+  run_root<void>([&](Worker *w, Frame *parent, void *) noexcept {
+    const std::uint64_t g = grain != 0 ? grain : loop_detail::default_grain(count, worker_count(w));
+    loop_detail::fast<Iteration>(w, parent, &iteration, 0, count, g);
+  });
+}
+
+}  // namespace cilkpp::rt
