@@ -1,5 +1,6 @@
 #include "CodeGen/CloneEmitter.h"
 
+#include "CodeGen/LoopLowering.h"
 #include "CodeGen/SourceText.h"
 #include "Support/Diagnostics.h"
 
@@ -23,8 +24,9 @@ namespace {
 class CloneBuilder {
  public:
   CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
-               const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers, CloneKind Kind)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
+               const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers, CloneKind Kind,
+               StringRef FileName)
+      : FileName(FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
         CilkSpecifiers(CilkSpecifiers), Kind(Kind),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
@@ -36,6 +38,7 @@ class CloneBuilder {
     for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
+    lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, FileName);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
     for (SourceLocation Loc : CilkSpecifiers)
@@ -74,6 +77,7 @@ class CloneBuilder {
   // that live in the frame in this clone.
   void collectWholeStatements() {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) addWholeRange(spawnRange(I));
+    for (const ParallelLoop *Loop : Proc.Loops) addWholeRange(loopHeaderRange(SM, *Loop));
     struct Visitor : RecursiveASTVisitor<Visitor> {
       CloneBuilder &B;
       explicit Visitor(CloneBuilder &B) : B(B) {}
@@ -404,6 +408,7 @@ class CloneBuilder {
     return Out + "__builtin_unreachable(); } ";
   }
 
+  StringRef FileName;
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
@@ -426,9 +431,10 @@ class CloneBuilder {
 
 std::optional<std::string> emitCloneBody(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                                          const FastCloneAvailable &IsCilkCallee,
-                                         ArrayRef<SourceLocation> CilkSpecifiers, CloneKind Kind) {
+                                         ArrayRef<SourceLocation> CilkSpecifiers, CloneKind Kind, StringRef FileName) {
   unsigned ErrorsBefore = Ctx.getDiagnostics().getNumErrors();
-  std::optional<std::string> Body = CloneBuilder(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, Kind).build();
+  std::optional<std::string> Body =
+      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, Kind, FileName).build();
   if (Ctx.getDiagnostics().getNumErrors() != ErrorsBefore) return std::nullopt;
   return Body;
 }

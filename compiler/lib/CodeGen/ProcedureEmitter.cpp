@@ -61,12 +61,12 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
                    bool PrototypeBefore, StringRef FileName) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const SourceManager &SM = Ctx.getSourceManager();
-  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, CloneKind::Fast);
+  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, CloneKind::Fast, FileName);
   // Without continuation points nothing can be stolen or suspended, so
   // nothing is ever resumed.
   std::optional<std::string> ResumeBody =
       Frame.Points.empty() ? std::optional<std::string>("{ __builtin_unreachable(); }")
-                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, CloneKind::Resume);
+                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, CloneKind::Resume, FileName);
   if (!FastBody || !ResumeBody) return false;
 
   const auto *Body = cast<CompoundStmt>(FD->getBody());

@@ -15,8 +15,15 @@ clang::CharSourceRange fileRange(const clang::SourceManager &SM, clang::SourceRa
 // The statement's range including a trailing ';' if it has one.
 clang::CharSourceRange statementRange(clang::ASTContext &Ctx, const clang::Stmt *S);
 
+// The last token of a statement, counting the ';' that ends it when its last
+// sub-statement is not a block (`for (...) f(i);` ends at the ';').
+clang::SourceLocation statementEnd(clang::ASTContext &Ctx, const clang::Stmt *S);
+
 // Location of the ';' that ends a statement whose last token is at End.
 clang::SourceLocation semicolonAfter(clang::ASTContext &Ctx, clang::SourceLocation End);
+
+// A C string literal holding Text.
+std::string cStringLiteral(llvm::StringRef Text);
 
 // `#line N "file"` followed by a newline, with the file name as the user gave
 // it so diagnostics and debuggers point at the .cilkpp source.

@@ -4,7 +4,8 @@ using namespace clang;
 
 namespace cilkpp {
 
-void elideKeywords(Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses) {
+void elideKeywords(Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses, llvm::ArrayRef<GrainPragma> Pragmas) {
+  for (const GrainPragma &P : Pragmas) Main.ReplaceText(P.Range, "");
   for (const KeywordUse &U : Uses) {
     CharSourceRange Keyword = CharSourceRange::getTokenRange(U.Loc, U.Loc);
     switch (U.Kind) {

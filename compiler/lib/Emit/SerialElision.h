@@ -3,12 +3,15 @@
 #pragma once
 
 #include "Dialect/Keywords.h"
+#include "Dialect/Pragmas.h"
 
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/ArrayRef.h"
 
 namespace cilkpp {
 
-void elideKeywords(clang::Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses);
+// Also removes `#pragma cilk grainsize` lines, which the host compiler does
+// not know.
+void elideKeywords(clang::Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses, llvm::ArrayRef<GrainPragma> Pragmas);
 
 }  // namespace cilkpp

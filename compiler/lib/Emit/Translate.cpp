@@ -5,15 +5,18 @@
 
 #include "Analysis/ContinuationPoints.h"
 #include "Analysis/FrameLayout.h"
+#include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
 #include "CodeGen/SourceText.h"
 #include "Dialect/Keywords.h"
+#include "Dialect/Pragmas.h"
 #include "Emit/SerialElision.h"
 #include "Sema/ProcedureFinder.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -69,9 +72,10 @@ class FastPrototypes {
   llvm::DenseMap<const FunctionDecl *, unsigned> Offsets;
 };
 
-bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses, StringRef FileName) {
+bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses,
+                         llvm::ArrayRef<GrainPragma> Pragmas, StringRef FileName) {
   SemaResult Sema;
-  findCilkProcedures(Ctx, Uses, Sema);
+  findCilkProcedures(Ctx, Uses, Pragmas, Sema);
 
   // Every procedure that passed the semantic checks is analysed, so one run
   // reports all the errors it can.
@@ -85,6 +89,16 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   bool Ok = true;
 
   for (SourceLocation Loc : Sema.CilkSpecifiers) Main.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
+
+  // cilk_for loops outside cilk procedures; the clones lower the others.
+  std::vector<const ParallelLoop *> PlainLoops;
+  for (const ParallelLoop &L : Sema.Loops) PlainLoops.push_back(&L);
+  for (const CilkProcedure &P : Sema.Procedures)
+    for (const ParallelLoop *L : P.Loops) llvm::erase(PlainLoops, L);
+  const SourceManager &SM = Ctx.getSourceManager();
+  lowerParallelLoops(Ctx, Main, PlainLoops, [&](SourceRange R) {
+    return Lexer::getSourceText(fileRange(SM, R), SM, Ctx.getLangOpts()).str();
+  }, FileName);
 
   FastPrototypes Prototypes(Ctx, Main);
   std::map<const FunctionDecl *, bool> PrototypeBefore;
@@ -110,8 +124,8 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
 class TranslationConsumer : public ASTConsumer {
  public:
   TranslationConsumer(const TranslateOptions &Options, std::vector<KeywordUse> &Uses,
-                      std::optional<std::string> &Output)
-      : Options(Options), Uses(Uses), Output(Output) {}
+                      std::vector<GrainPragma> &Pragmas, std::optional<std::string> &Output)
+      : Options(Options), Uses(Uses), Pragmas(Pragmas), Output(Output) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
@@ -119,9 +133,9 @@ class TranslationConsumer : public ASTConsumer {
     Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
     std::string Header;
     if (Options.Serial) {
-      elideKeywords(Main, Uses);
+      elideKeywords(Main, Uses, Pragmas);
     } else {
-      if (!translateProcedures(Ctx, Main, Uses, Options.InputPath)) return;
+      if (!translateProcedures(Ctx, Main, Uses, Pragmas, Options.InputPath)) return;
       Header = "#include <cilkpp/runtime.h>\n";
     }
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
@@ -133,6 +147,7 @@ class TranslationConsumer : public ASTConsumer {
  private:
   const TranslateOptions &Options;
   std::vector<KeywordUse> &Uses;
+  std::vector<GrainPragma> &Pragmas;
   std::optional<std::string> &Output;
 };
 
@@ -146,16 +161,18 @@ class TranslationAction : public ASTFrontendAction {
     Preprocessor &PP = CI.getPreprocessor();
     PP.setPredefines(PP.getPredefines() + keywordPredefines());
     PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses));
+    PP.AddPragmaHandler("cilk", new GrainsizePragmaHandler(Pragmas));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<TranslationConsumer>(Options, Uses, Output);
+    return std::make_unique<TranslationConsumer>(Options, Uses, Pragmas, Output);
   }
 
  private:
   const TranslateOptions &Options;
   std::optional<std::string> &Output;
   std::vector<KeywordUse> Uses;
+  std::vector<GrainPragma> Pragmas;
 };
 
 class TranslationActionFactory : public tooling::FrontendActionFactory {

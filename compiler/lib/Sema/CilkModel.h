@@ -6,6 +6,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace cilkpp {
@@ -34,11 +35,33 @@ struct SyncSite {
   const clang::Expr *Marker = nullptr;  // the expression `sync` expanded to
 };
 
+struct ParallelLoop;
+
 struct CilkProcedure {
   const clang::FunctionDecl *Definition = nullptr;
+  // cilk_for loops in the body; lowered in both clones.
+  std::vector<const ParallelLoop *> Loops;
   std::vector<SpawnSite> Spawns;
   std::vector<SyncSite> Syncs;
   std::vector<const clang::ReturnStmt *> Returns;
+};
+
+// A cilk_for, normalised so the loop variable is on the left of the test.
+enum class LoopTest { Less, LessEqual, Greater, GreaterEqual, NotEqual };
+
+struct ParallelLoop {
+  clang::SourceLocation KeywordLoc;
+  const clang::ForStmt *Loop = nullptr;
+  const clang::DeclStmt *Init = nullptr;
+  const clang::VarDecl *Var = nullptr;
+  const clang::Expr *Bound = nullptr;
+  LoopTest Test = LoopTest::Less;
+  const clang::Expr *Step = nullptr;  // nullptr for ++ and --
+  bool StepNegated = false;           // -- or -=
+  std::uint64_t Grain = 0;            // 0: chosen at run time
+  clang::CharSourceRange GrainPragma; // removed from the output when valid
+  // `continue` statements of this loop (not of loops nested in it).
+  std::vector<const clang::ContinueStmt *> Continues;
 };
 
 }  // namespace cilkpp

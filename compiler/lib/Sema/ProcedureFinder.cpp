@@ -1,5 +1,6 @@
 #include "Sema/ProcedureFinder.h"
 
+#include "Sema/ParallelLoops.h"
 #include "Sema/ProcedureChecks.h"
 #include "Sema/StatementPosition.h"
 #include "Support/Diagnostics.h"
@@ -92,14 +93,19 @@ class Binder {
   Binder(ASTContext &Ctx, SemaResult &Result)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Result(Result) {}
 
-  void run(ArrayRef<KeywordUse> Uses) {
+  void run(ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas) {
+    bindParallelLoops(Ctx, Uses, Pragmas, Result.Loops);
     DeclarationCollector Collector(Ctx);
     Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
     bindCilkSpecifiers(Uses, Collector.Annotated);
     std::map<const FunctionDecl *, std::vector<KeywordUse>> ByFunction;
     for (const KeywordUse &U : Uses) {
-      if (U.Kind == KeywordKind::Cilk) continue;
-      if (U.Kind == KeywordKind::CilkFor || U.Kind == KeywordKind::CilkScope) {
+      if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) continue;
+      if (enclosingLoop(SM, Result.Loops, U.Loc)) {
+        diag::report(Diags, U.Loc, diag::KeywordInLoopBody) << U.Spelling;
+        continue;
+      }
+      if (U.Kind == KeywordKind::CilkScope) {
         diag::report(Diags, U.Loc, diag::KeywordNotSupportedYet) << U.Spelling;
         continue;
       }
@@ -159,6 +165,9 @@ class Binder {
     CilkProcedure Proc;
     Proc.Definition = FD;
     Stmt *Body = FD->getBody();
+    for (const ParallelLoop &L : Result.Loops)
+      if (SM.isPointWithin(L.KeywordLoc, SM.getExpansionLoc(Body->getBeginLoc()), SM.getExpansionLoc(Body->getEndLoc())))
+        Proc.Loops.push_back(&L);
     if (!checkProcedureSignature(Ctx, FD)) return;
 
     llvm::DenseMap<SourceLocation, const Expr *> Wanted;
@@ -274,8 +283,9 @@ class Binder {
 
 }  // namespace
 
-void findCilkProcedures(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, SemaResult &Result) {
-  Binder(Ctx, Result).run(Uses);
+void findCilkProcedures(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas,
+                        SemaResult &Result) {
+  Binder(Ctx, Result).run(Uses, Pragmas);
 }
 
 }  // namespace cilkpp

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "Dialect/Keywords.h"
+#include "Dialect/Pragmas.h"
 #include "Sema/CilkModel.h"
 
 #include "clang/AST/ASTContext.h"
@@ -32,10 +33,13 @@ struct SemaResult {
   CilkProcedureSet CilkFunctions;
   // `cilk` keywords, removed from declarations in the output.
   std::vector<clang::SourceLocation> CilkSpecifiers;
+  // Every cilk_for that passed its checks, in or outside cilk procedures.
+  std::vector<ParallelLoop> Loops;
 };
 
 // Result.Procedures holds the procedures that passed the checks; the others
 // have had their errors reported.
-void findCilkProcedures(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses, SemaResult &Result);
+void findCilkProcedures(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses,
+                        llvm::ArrayRef<GrainPragma> Pragmas, SemaResult &Result);
 
 }  // namespace cilkpp

@@ -36,6 +36,16 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing '%0', which lives across a continuation point, is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: could not build the control-flow graph of '%0'"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: expected '#pragma cilk grainsize(N)' with N a positive integer literal"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: '#pragma cilk grainsize' must immediately precede a cilk_for"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: %0 (cilk_for needs the form 'cilk_for (T i = first; i OP bound; "
+                                      "STEP)' with OP one of < <= > >= != and STEP one of ++i i++ --i i-- i += n "
+                                      "i -= n)"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: %0 cannot leave a cilk_for body"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: the loop variable '%0' of a cilk_for must not be modified in its body"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' inside a cilk_for body is not supported yet"},
 };
 
 }  // namespace

@@ -26,6 +26,12 @@ enum ID {
   ReturnTypeUnsupported,
   LambdaCapturesFrameVariable,
   CfgUnavailable,
+  GrainsizeMalformed,
+  GrainsizeNotBeforeLoop,
+  LoopShapeUnsupported,
+  LoopBodyLeaves,
+  LoopVariableModified,
+  KeywordInLoopBody,
   NumIDs
 };
 

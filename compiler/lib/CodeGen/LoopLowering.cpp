@@ -1,0 +1,91 @@
+#include "CodeGen/LoopLowering.h"
+
+#include "CodeGen/SourceText.h"
+
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+const char *testName(LoopTest T) {
+  switch (T) {
+    case LoopTest::Less: return "less";
+    case LoopTest::LessEqual: return "less_equal";
+    case LoopTest::Greater: return "greater";
+    case LoopTest::GreaterEqual: return "greater_equal";
+    case LoopTest::NotEqual: return "not_equal";
+  }
+  return "less";
+}
+
+std::string stepText(const ParallelLoop &Loop, const RenderFn &Render) {
+  if (!Loop.Step) return Loop.StepNegated ? "-1" : "1";
+  std::string Step = fmt::format("static_cast<::std::int64_t>({})", Render(Loop.Step->getSourceRange()));
+  return Loop.StepNegated ? fmt::format("-{}", Step) : Step;
+}
+
+}  // namespace
+
+CharSourceRange loopHeaderRange(const SourceManager &SM, const ParallelLoop &Loop) {
+  return CharSourceRange::getTokenRange(Loop.KeywordLoc, SM.getExpansionLoc(Loop.Loop->getRParenLoc()));
+}
+
+std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loop, const RenderFn &Render,
+                                        StringRef FileName) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<TextEdit> Edits;
+  const Stmt *Body = Loop.Loop->getBody();
+  const bool CompoundBody = isa<CompoundStmt>(Body);
+
+  // The declared type as written ("int ", "auto ", "std::size_t "), so the
+  // first value converts exactly as the serial loop's initialisation does.
+  CharSourceRange TypeRange = CharSourceRange::getCharRange(SM.getExpansionLoc(Loop.Init->getBeginLoc()),
+                                                            SM.getExpansionLoc(Loop.Var->getLocation()));
+  std::string Type = Lexer::getSourceText(TypeRange, SM, Ctx.getLangOpts()).str();
+  const unsigned Line = SM.getSpellingLineNumber(Loop.KeywordLoc);
+  CharSourceRange Header = loopHeaderRange(SM, Loop);
+  // Keep the lines after the header where they were.
+  const unsigned HeaderLines = SM.getSpellingLineNumber(Header.getEnd()) - Line;
+  std::string Text = fmt::format(
+      "{{ {}__cilkpp_first = {}; ::cilkpp::rt::parallel_for(__cilkpp_first, {}, {}, ::cilkpp::rt::LoopTest::{}, "
+      "{}u, {}, [&](decltype(__cilkpp_first) {}){}{}",
+      Type, Render(Loop.Var->getInit()->getSourceRange()), Render(Loop.Bound->getSourceRange()),
+      stepText(Loop, Render), testName(Loop.Test), Loop.Grain, cStringLiteral(fmt::format("{}:{}", FileName, Line)),
+      Loop.Var->getName(), CompoundBody ? "" : " {", std::string(HeaderLines, '\n'));
+  Edits.push_back({Header, Text});
+
+  SourceLocation BodyEnd = statementEnd(Ctx, Body);
+  Edits.push_back({CharSourceRange::getTokenRange(BodyEnd, BodyEnd), CompoundBody ? "); }" : " }); }", true});
+
+  for (const ContinueStmt *C : Loop.Continues) {
+    SourceLocation Loc = SM.getExpansionLoc(C->getContinueLoc());
+    Edits.push_back({CharSourceRange::getTokenRange(Loc, Loc), "return"});
+  }
+  if (Loop.GrainPragma.isValid()) Edits.push_back({Loop.GrainPragma, ""});
+  return Edits;
+}
+
+void lowerParallelLoops(ASTContext &Ctx, Rewriter &R, ArrayRef<const ParallelLoop *> Loops, const RenderFn &Render,
+                        StringRef FileName) {
+  std::vector<const ParallelLoop *> Innermost(Loops.begin(), Loops.end());
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::sort(Innermost, [&](const ParallelLoop *A, const ParallelLoop *B) {
+    return SM.isBeforeInTranslationUnit(B->KeywordLoc, A->KeywordLoc);
+  });
+  for (const ParallelLoop *Loop : Innermost)
+    for (const TextEdit &E : lowerParallelLoop(Ctx, *Loop, Render, FileName)) {
+      if (E.AfterToken)
+        R.InsertTextAfterToken(E.Range.getBegin(), E.Text);
+      else
+        R.ReplaceText(E.Range, E.Text);
+    }
+}
+
+}  // namespace cilkpp

@@ -1,0 +1,43 @@
+#include "Dialect/Pragmas.h"
+
+#include "Support/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Preprocessor.h"
+
+using namespace clang;
+
+namespace cilkpp {
+
+GrainsizePragmaHandler::GrainsizePragmaHandler(std::vector<GrainPragma> &Pragmas)
+    : PragmaHandler("grainsize"), Pragmas(Pragmas) {}
+
+void GrainsizePragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer, Token &FirstToken) {
+  const SourceManager &SM = PP.getSourceManager();
+  const bool InMainFile = SM.isWrittenInMainFile(Introducer.Loc) && Introducer.Kind == PIK_HashPragma;
+  Token Tok;
+  PP.Lex(Tok);
+  bool Parenthesized = false;
+  if (Tok.is(tok::equal)) {
+    PP.Lex(Tok);
+  } else if (Tok.is(tok::l_paren)) {
+    Parenthesized = true;
+    PP.Lex(Tok);
+  }
+  std::uint64_t Value = 0;
+  bool Ok = Tok.is(tok::numeric_constant) && PP.parseSimpleIntegerLiteral(Tok, Value) && Value > 0;
+  // parseSimpleIntegerLiteral has lexed the token after the literal.
+  if (Ok && Parenthesized) {
+    Ok = Tok.is(tok::r_paren);
+    if (Ok) PP.Lex(Tok);
+  }
+  Ok = Ok && Tok.is(tok::eod);
+  if (!Ok) {
+    if (InMainFile) diag::report(PP.getDiagnostics(), FirstToken.getLocation(), diag::GrainsizeMalformed);
+    while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof)) PP.Lex(Tok);
+    return;
+  }
+  if (InMainFile) Pragmas.push_back({CharSourceRange::getCharRange(Introducer.Loc, Tok.getLocation()), Value});
+}
+
+}  // namespace cilkpp

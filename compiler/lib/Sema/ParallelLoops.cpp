@@ -1,0 +1,319 @@
+#include "Sema/ParallelLoops.h"
+
+#include "Support/Diagnostics.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+CharSourceRange expandedRange(const SourceManager &SM, SourceRange R) {
+  return CharSourceRange::getTokenRange(SM.getExpansionLoc(R.getBegin()), SM.getExpansionRange(R.getEnd()).getEnd());
+}
+
+// The ForStmt each cilk_for keyword expanded into.
+class ForStmtFinder : public RecursiveASTVisitor<ForStmtFinder> {
+ public:
+  ForStmtFinder(const SourceManager &SM, llvm::DenseMap<SourceLocation, const ForStmt *> &Wanted)
+      : SM(SM), Wanted(Wanted) {}
+  bool VisitForStmt(ForStmt *F) {
+    if (!F->getForLoc().isMacroID()) return true;
+    auto It = Wanted.find(SM.getExpansionLoc(F->getForLoc()));
+    if (It != Wanted.end()) It->second = F;
+    return true;
+  }
+
+ private:
+  const SourceManager &SM;
+  llvm::DenseMap<SourceLocation, const ForStmt *> &Wanted;
+};
+
+// E with implicit conversions, parentheses and copies of it stripped.
+const Expr *stripped(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<ExprWithCleanups>(E)) E = C->getSubExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E)) E = B->getSubExpr();
+    else if (const auto *K = dyn_cast<CXXConstructExpr>(E); K && K->getNumArgs() == 1) E = K->getArg(0);
+    else return E;
+  }
+}
+
+bool refersTo(const Expr *E, const VarDecl *V) {
+  const auto *Ref = E ? dyn_cast<DeclRefExpr>(stripped(E)) : nullptr;
+  return Ref && Ref->getDecl() == V;
+}
+
+std::optional<LoopTest> testOf(BinaryOperatorKind Op) {
+  switch (Op) {
+    case BO_LT: return LoopTest::Less;
+    case BO_LE: return LoopTest::LessEqual;
+    case BO_GT: return LoopTest::Greater;
+    case BO_GE: return LoopTest::GreaterEqual;
+    case BO_NE: return LoopTest::NotEqual;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<LoopTest> testOf(OverloadedOperatorKind Op) {
+  switch (Op) {
+    case OO_Less: return LoopTest::Less;
+    case OO_LessEqual: return LoopTest::LessEqual;
+    case OO_Greater: return LoopTest::Greater;
+    case OO_GreaterEqual: return LoopTest::GreaterEqual;
+    case OO_ExclaimEqual: return LoopTest::NotEqual;
+    default: return std::nullopt;
+  }
+}
+
+LoopTest mirrored(LoopTest T) {
+  switch (T) {
+    case LoopTest::Less: return LoopTest::Greater;
+    case LoopTest::LessEqual: return LoopTest::GreaterEqual;
+    case LoopTest::Greater: return LoopTest::Less;
+    case LoopTest::GreaterEqual: return LoopTest::LessEqual;
+    case LoopTest::NotEqual: return LoopTest::NotEqual;
+  }
+  return T;
+}
+
+// What in a cilk_for body would leave it or change its loop variable.
+class BodyChecker : public RecursiveASTVisitor<BodyChecker> {
+ public:
+  BodyChecker(ASTContext &Ctx, ParallelLoop &Loop) : Ctx(Ctx), SM(Ctx.getSourceManager()), Loop(Loop) {}
+
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool TraverseForStmt(ForStmt *S) { return nested(S, &BodyChecker::traverseFor, Loops); }
+  bool TraverseWhileStmt(WhileStmt *S) { return nested(S, &BodyChecker::traverseWhile, Loops); }
+  bool TraverseDoStmt(DoStmt *S) { return nested(S, &BodyChecker::traverseDo, Loops); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) { return nested(S, &BodyChecker::traverseRangeFor, Loops); }
+  bool TraverseSwitchStmt(SwitchStmt *S) { return nested(S, &BodyChecker::traverseSwitch, Switches); }
+
+  bool VisitBreakStmt(BreakStmt *S) {
+    if (Loops == 0 && Switches == 0) fail(S->getBreakLoc(), diag::LoopBodyLeaves) << "'break'";
+    return true;
+  }
+  bool VisitContinueStmt(ContinueStmt *S) {
+    if (Loops == 0) Loop.Continues.push_back(S);
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *S) {
+    fail(S->getReturnLoc(), diag::LoopBodyLeaves) << "'return'";
+    return true;
+  }
+  bool VisitGotoStmt(GotoStmt *S) {
+    const Stmt *Target = S->getLabel()->getStmt();
+    if (!Target || !contains(Loop.Loop->getBody(), Target)) fail(S->getGotoLoc(), diag::LoopBodyLeaves) << "'goto'";
+    return true;
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) {
+    fail(S->getGotoLoc(), diag::LoopBodyLeaves) << "'goto'";
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp()) modifies(U->getSubExpr(), U->getBeginLoc());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp()) modifies(B->getLHS(), B->getBeginLoc());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    if (C->getNumArgs() > 0 && (C->isAssignmentOp() || C->getOperator() == OO_PlusPlus ||
+                                C->getOperator() == OO_MinusMinus))
+      modifies(C->getArg(0), C->getBeginLoc());
+    return true;
+  }
+
+  bool Failed = false;
+
+ private:
+  template <class S>
+  bool nested(S *Node, bool (BodyChecker::*Traverse)(S *), int &Depth) {
+    ++Depth;
+    bool Result = (this->*Traverse)(Node);
+    --Depth;
+    return Result;
+  }
+  bool traverseFor(ForStmt *S) { return RecursiveASTVisitor::TraverseForStmt(S); }
+  bool traverseWhile(WhileStmt *S) { return RecursiveASTVisitor::TraverseWhileStmt(S); }
+  bool traverseDo(DoStmt *S) { return RecursiveASTVisitor::TraverseDoStmt(S); }
+  bool traverseRangeFor(CXXForRangeStmt *S) { return RecursiveASTVisitor::TraverseCXXForRangeStmt(S); }
+  bool traverseSwitch(SwitchStmt *S) { return RecursiveASTVisitor::TraverseSwitchStmt(S); }
+
+  bool contains(const Stmt *Outer, const Stmt *Inner) const {
+    CharSourceRange O = expandedRange(SM, Outer->getSourceRange());
+    SourceLocation L = SM.getExpansionLoc(Inner->getBeginLoc());
+    return SM.isPointWithin(L, O.getBegin(), O.getEnd());
+  }
+  void modifies(const Expr *Target, SourceLocation Loc) {
+    if (refersTo(Target, Loop.Var)) fail(Loc, diag::LoopVariableModified) << Loop.Var->getName();
+  }
+  DiagnosticBuilder fail(SourceLocation Loc, diag::ID Which) {
+    Failed = true;
+    return diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Loc), Which);
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  ParallelLoop &Loop;
+  int Loops = 0, Switches = 0;
+};
+
+class LoopBinder {
+ public:
+  explicit LoopBinder(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+
+  bool bind(const ForStmt *F, SourceLocation KeywordLoc, ParallelLoop &Loop) {
+    Loop.KeywordLoc = KeywordLoc;
+    Loop.Loop = F;
+    const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+    const auto *Var = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
+    if (!Var || !Var->getInit() || Var->getType()->isReferenceType())
+      return shape(F->getInit() ? F->getInit()->getBeginLoc() : KeywordLoc,
+                   "the init statement must declare and initialise one loop variable");
+    Loop.Init = Init;
+    Loop.Var = Var;
+    return bindTest(F, Loop) && bindStep(F, Loop);
+  }
+
+ private:
+  bool bindTest(const ForStmt *F, ParallelLoop &Loop) {
+    const Expr *Cond = F->getCond() ? stripped(F->getCond()) : nullptr;
+    std::optional<LoopTest> Test;
+    const Expr *L = nullptr, *R = nullptr;
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Cond)) {
+      Test = testOf(B->getOpcode());
+      L = B->getLHS(), R = B->getRHS();
+    } else if (const auto *C = dyn_cast_or_null<CXXOperatorCallExpr>(Cond); C && C->getNumArgs() == 2) {
+      Test = testOf(C->getOperator());
+      L = C->getArg(0), R = C->getArg(1);
+    }
+    if (Test && refersTo(L, Loop.Var) && !refersTo(R, Loop.Var)) {
+      Loop.Test = *Test;
+      Loop.Bound = R;
+      return true;
+    }
+    if (Test && refersTo(R, Loop.Var) && !refersTo(L, Loop.Var)) {
+      Loop.Test = mirrored(*Test);
+      Loop.Bound = L;
+      return true;
+    }
+    return shape(F->getCond() ? F->getCond()->getBeginLoc() : F->getLParenLoc(),
+                 fmt::format("the condition must compare the loop variable '{}' with a bound", Loop.Var->getName().str()));
+  }
+
+  bool bindStep(const ForStmt *F, ParallelLoop &Loop) {
+    const Expr *Inc = F->getInc() ? stripped(F->getInc()) : nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && U->isIncrementDecrementOp() &&
+                                                              refersTo(U->getSubExpr(), Loop.Var)) {
+      Loop.StepNegated = U->isDecrementOp();
+      return true;
+    }
+    if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+        B && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) && refersTo(B->getLHS(), Loop.Var)) {
+      Loop.Step = B->getRHS();
+      Loop.StepNegated = B->getOpcode() == BO_SubAssign;
+      return true;
+    }
+    if (const auto *C = dyn_cast_or_null<CXXOperatorCallExpr>(Inc); C && C->getNumArgs() >= 1 &&
+                                                                    refersTo(C->getArg(0), Loop.Var)) {
+      const OverloadedOperatorKind Op = C->getOperator();
+      if (Op == OO_PlusPlus || Op == OO_MinusMinus) {
+        Loop.StepNegated = Op == OO_MinusMinus;
+        return true;
+      }
+      if ((Op == OO_PlusEqual || Op == OO_MinusEqual) && C->getNumArgs() == 2) {
+        Loop.Step = C->getArg(1);
+        Loop.StepNegated = Op == OO_MinusEqual;
+        return true;
+      }
+    }
+    return shape(F->getInc() ? F->getInc()->getBeginLoc() : F->getRParenLoc(),
+                 fmt::format("the increment must step the loop variable '{}'", Loop.Var->getName().str()));
+  }
+
+  bool shape(SourceLocation Loc, const std::string &Why) {
+    diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Loc), diag::LoopShapeUnsupported) << Why;
+    return false;
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+};
+
+// Blank text between the end of a pragma and the loop keyword.
+bool onlyBlanksBetween(const SourceManager &SM, SourceLocation From, SourceLocation To) {
+  if (SM.getFileID(From) != SM.getFileID(To)) return false;
+  const unsigned A = SM.getFileOffset(From), B = SM.getFileOffset(To);
+  if (A > B) return false;
+  StringRef Between = SM.getBufferData(SM.getFileID(From)).substr(A, B - A);
+  return Between.find_first_not_of(" \t\r\n\f\v") == StringRef::npos;
+}
+
+}  // namespace
+
+void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas,
+                       std::vector<ParallelLoop> &Loops) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseMap<SourceLocation, const ForStmt *> Wanted;
+  for (const KeywordUse &U : Uses)
+    if (U.Kind == KeywordKind::CilkFor) Wanted[U.Loc] = nullptr;
+  if (Wanted.empty() && Pragmas.empty()) return;
+  ForStmtFinder(SM, Wanted).TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  std::vector<bool> PragmaUsed(Pragmas.size(), false);
+  LoopBinder Binder(Ctx);
+  for (const KeywordUse &U : Uses) {
+    if (U.Kind != KeywordKind::CilkFor) continue;
+    const ForStmt *F = Wanted.lookup(U.Loc);
+    if (!F) {
+      diag::report(Ctx.getDiagnostics(), U.Loc, diag::LoopShapeUnsupported) << fmt::format("'{}' must begin a for loop", U.Spelling.str());
+      continue;
+    }
+    ParallelLoop Loop;
+    if (!Binder.bind(F, U.Loc, Loop)) continue;
+    BodyChecker Checker(Ctx, Loop);
+    Checker.TraverseStmt(const_cast<Stmt *>(F->getBody()));
+    if (Checker.Failed) continue;
+    for (unsigned I = 0; I < Pragmas.size(); ++I)
+      if (onlyBlanksBetween(SM, Pragmas[I].Range.getEnd(), U.Loc)) {
+        Loop.Grain = Pragmas[I].Grain;
+        Loop.GrainPragma = Pragmas[I].Range;
+        PragmaUsed[I] = true;
+      }
+    Loops.push_back(std::move(Loop));
+  }
+  for (unsigned I = 0; I < Pragmas.size(); ++I) {
+    if (PragmaUsed[I]) continue;
+    // A pragma before a loop that failed its checks has been reported with it.
+    bool BeforeAnyLoop = false;
+    for (const KeywordUse &U : Uses)
+      BeforeAnyLoop |= U.Kind == KeywordKind::CilkFor && onlyBlanksBetween(SM, Pragmas[I].Range.getEnd(), U.Loc);
+    if (!BeforeAnyLoop) diag::report(Ctx.getDiagnostics(), Pragmas[I].Range.getBegin(), diag::GrainsizeNotBeforeLoop);
+  }
+}
+
+const ParallelLoop *enclosingLoop(const SourceManager &SM, ArrayRef<ParallelLoop> Loops, SourceLocation Loc) {
+  const ParallelLoop *Best = nullptr;
+  unsigned BestSize = 0;
+  for (const ParallelLoop &L : Loops) {
+    CharSourceRange Body = expandedRange(SM, L.Loop->getBody()->getSourceRange());
+    if (!SM.isPointWithin(Loc, Body.getBegin(), Body.getEnd())) continue;
+    unsigned Size = SM.getFileOffset(Body.getEnd()) - SM.getFileOffset(Body.getBegin());
+    if (!Best || Size < BestSize) Best = &L, BestSize = Size;
+  }
+  return Best;
+}
+
+}  // namespace cilkpp
