@@ -34,6 +34,12 @@ unsigned worker_count(Worker *w) noexcept;
 
 namespace loop_detail {
 
+template <class T, class = void>
+struct is_random_access : std::false_type {};
+template <class T>
+struct is_random_access<T, std::void_t<typename std::iterator_traits<T>::iterator_category>>
+    : std::is_base_of<std::random_access_iterator_tag, typename std::iterator_traits<T>::iterator_category> {};
+
 template <class Body>
 struct LoopFrame final : Frame {
   Body *body;
@@ -192,6 +198,8 @@ inline std::uint64_t default_grain(std::uint64_t count, unsigned workers) noexce
 template <class Index, class Bound, class Body>
 void parallel_for(const Index &first, const Bound &last, std::int64_t step, LoopTest test, std::uint64_t grain,
                   const char *where, Body &&body) {
+  static_assert(std::is_integral_v<Index> || loop_detail::is_random_access<Index>::value,
+                "cilkpp: the loop variable of a cilk_for must be an integer or a random-access iterator");
   const std::uint64_t count = loop_detail::trip_count(first, last, step, test, where);
   if (count == 0) return;
   auto iteration = [&](std::uint64_t k) { body(loop_detail::nth_value(first, step, k)); };
