@@ -252,7 +252,7 @@ class CloneBuilder {
         Out += fmt::format("{} = {}; ", fieldOf(V), V->getName());
     Out += fmt::format("__frame->entry = {}; __w->push(__frame); ", Entry);
 
-    const std::string Slot = Site.Target ? "&" + fieldOf(Site.Target) : "nullptr";
+    const std::string Slot = Site.Target ? fmt::format("&{}", fieldOf(Site.Target)) : "nullptr";
     std::string Call;
     if (IsCilkCallee(Site.Callee))
       Call = fmt::format("{}(__w, __frame, {}{}{})", qualifiedFastName(Site.Callee), Slot, Args.empty() ? "" : ", ",
