@@ -1,5 +1,6 @@
 #include "Sema/ParallelLoops.h"
 
+#include "Sema/Jumps.h"
 #include "Support/Diagnostics.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -86,40 +87,13 @@ LoopTest mirrored(LoopTest T) {
   return T;
 }
 
-// What in a cilk_for body would leave it or change its loop variable.
-class BodyChecker : public RecursiveASTVisitor<BodyChecker> {
+// Assignments to the loop variable in a cilk_for body.
+class LoopVariableWrites : public RecursiveASTVisitor<LoopVariableWrites> {
  public:
-  BodyChecker(ASTContext &Ctx, ParallelLoop &Loop) : Ctx(Ctx), SM(Ctx.getSourceManager()), Loop(Loop) {}
+  LoopVariableWrites(ASTContext &Ctx, const VarDecl *Var) : Ctx(Ctx), Var(Var) {}
 
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
-  bool TraverseForStmt(ForStmt *S) { return nested(S, &BodyChecker::traverseFor, Loops); }
-  bool TraverseWhileStmt(WhileStmt *S) { return nested(S, &BodyChecker::traverseWhile, Loops); }
-  bool TraverseDoStmt(DoStmt *S) { return nested(S, &BodyChecker::traverseDo, Loops); }
-  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) { return nested(S, &BodyChecker::traverseRangeFor, Loops); }
-  bool TraverseSwitchStmt(SwitchStmt *S) { return nested(S, &BodyChecker::traverseSwitch, Switches); }
-
-  bool VisitBreakStmt(BreakStmt *S) {
-    if (Loops == 0 && Switches == 0) fail(S->getBreakLoc(), diag::LoopBodyLeaves) << "'break'";
-    return true;
-  }
-  bool VisitContinueStmt(ContinueStmt *S) {
-    if (Loops == 0) Loop.Continues.push_back(S);
-    return true;
-  }
-  bool VisitReturnStmt(ReturnStmt *S) {
-    fail(S->getReturnLoc(), diag::LoopBodyLeaves) << "'return'";
-    return true;
-  }
-  bool VisitGotoStmt(GotoStmt *S) {
-    const Stmt *Target = S->getLabel()->getStmt();
-    if (!Target || !contains(Loop.Loop->getBody(), Target)) fail(S->getGotoLoc(), diag::LoopBodyLeaves) << "'goto'";
-    return true;
-  }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) {
-    fail(S->getGotoLoc(), diag::LoopBodyLeaves) << "'goto'";
-    return true;
-  }
   bool VisitUnaryOperator(UnaryOperator *U) {
     if (U->isIncrementDecrementOp()) modifies(U->getSubExpr(), U->getBeginLoc());
     return true;
@@ -135,40 +109,38 @@ class BodyChecker : public RecursiveASTVisitor<BodyChecker> {
     return true;
   }
 
-  bool Failed = false;
+  bool Found = false;
 
  private:
-  template <class S>
-  bool nested(S *Node, bool (BodyChecker::*Traverse)(S *), int &Depth) {
-    ++Depth;
-    bool Result = (this->*Traverse)(Node);
-    --Depth;
-    return Result;
-  }
-  bool traverseFor(ForStmt *S) { return RecursiveASTVisitor::TraverseForStmt(S); }
-  bool traverseWhile(WhileStmt *S) { return RecursiveASTVisitor::TraverseWhileStmt(S); }
-  bool traverseDo(DoStmt *S) { return RecursiveASTVisitor::TraverseDoStmt(S); }
-  bool traverseRangeFor(CXXForRangeStmt *S) { return RecursiveASTVisitor::TraverseCXXForRangeStmt(S); }
-  bool traverseSwitch(SwitchStmt *S) { return RecursiveASTVisitor::TraverseSwitchStmt(S); }
-
-  bool contains(const Stmt *Outer, const Stmt *Inner) const {
-    CharSourceRange O = expandedRange(SM, Outer->getSourceRange());
-    SourceLocation L = SM.getExpansionLoc(Inner->getBeginLoc());
-    return SM.isPointWithin(L, O.getBegin(), O.getEnd());
-  }
   void modifies(const Expr *Target, SourceLocation Loc) {
-    if (refersTo(Target, Loop.Var)) fail(Loc, diag::LoopVariableModified) << Loop.Var->getName();
-  }
-  DiagnosticBuilder fail(SourceLocation Loc, diag::ID Which) {
-    Failed = true;
-    return diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Loc), Which);
+    if (!refersTo(Target, Var)) return;
+    Found = true;
+    diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(Loc), diag::LoopVariableModified)
+        << Var->getName();
   }
 
   ASTContext &Ctx;
-  const SourceManager &SM;
-  ParallelLoop &Loop;
-  int Loops = 0, Switches = 0;
+  const VarDecl *Var;
 };
+
+// Jumps out of the body and writes to the loop variable are errors; the
+// loop's own `continue`s are recorded for lowering.
+bool checkLoopBody(ASTContext &Ctx, ParallelLoop &Loop) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Ok = true;
+  for (const Stmt *Jump : jumpsOutOf(SM, Loop.Loop->getBody())) {
+    if (const auto *C = dyn_cast<ContinueStmt>(Jump)) {
+      Loop.Continues.push_back(C);
+      continue;
+    }
+    diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Jump->getBeginLoc()), diag::LoopBodyLeaves)
+        << jumpName(Jump);
+    Ok = false;
+  }
+  LoopVariableWrites Writes(Ctx, Loop.Var);
+  Writes.TraverseStmt(const_cast<Stmt *>(Loop.Loop->getBody()));
+  return Ok && !Writes.Found;
+}
 
 class LoopBinder {
  public:
@@ -283,9 +255,7 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
     }
     ParallelLoop Loop;
     if (!Binder.bind(F, U.Loc, Loop)) continue;
-    BodyChecker Checker(Ctx, Loop);
-    Checker.TraverseStmt(const_cast<Stmt *>(F->getBody()));
-    if (Checker.Failed) continue;
+    if (!checkLoopBody(Ctx, Loop)) continue;
     for (unsigned I = 0; I < Pragmas.size(); ++I)
       if (onlyBlanksBetween(SM, Pragmas[I].Range.getEnd(), U.Loc)) {
         Loop.Grain = Pragmas[I].Grain;
