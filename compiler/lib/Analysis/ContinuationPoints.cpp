@@ -8,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 
@@ -117,6 +118,17 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
   for (unsigned I = 0; I < Proc.Returns.size(); ++I)
     if (O.AtReturn[I]) Frame.Points.push_back({PointKind::Return, 0, I, Proc.Returns[I]->getBeginLoc(), {}});
   if (O.AtEnd) Frame.Points.push_back({PointKind::EndOfBody, 0, 0, Body->getEndLoc(), {}});
+  // The end of a cilk_scope that spawns syncs (conservatively: the dataflow
+  // above does not see the scope's end, so later points may sync again).
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (unsigned I = 0; I < Proc.Scopes.size(); ++I) {
+    const CompoundStmt *Block = Proc.Scopes[I].Block;
+    auto Inside = [&](SourceLocation L) {
+      return SM.isPointWithin(SM.getExpansionLoc(L), Block->getLBracLoc(), Block->getRBracLoc());
+    };
+    if (llvm::any_of(Proc.Spawns, [&](const SpawnSite &S) { return Inside(S.KeywordLoc); }))
+      Frame.Points.push_back({PointKind::ScopeEnd, 0, I, Block->getRBracLoc(), {}});
+  }
 
   // A return that must wait for children cannot sit where the resume clone
   // cannot jump to.
@@ -131,13 +143,13 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
       }
 
   // Entries follow source order, which keeps the emitted code easy to read.
-  const SourceManager &SM = Ctx.getSourceManager();
   std::stable_sort(Frame.Points.begin(), Frame.Points.end(), [&](const auto &A, const auto &B) {
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.Loc), SM.getExpansionLoc(B.Loc));
   });
   Frame.SpawnEntry.assign(Proc.Spawns.size(), 0);
   Frame.SyncEntry.assign(Proc.Syncs.size(), 0);
   Frame.ReturnEntry.assign(Proc.Returns.size(), 0);
+  Frame.ScopeEntry.assign(Proc.Scopes.size(), 0);
   int Entry = 0;
   for (ContinuationPoint &P : Frame.Points) {
     P.Entry = ++Entry;
@@ -146,6 +158,7 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
       case PointKind::Sync: Frame.SyncEntry[P.Site] = P.Entry; break;
       case PointKind::Return: Frame.ReturnEntry[P.Site] = P.Entry; break;
       case PointKind::EndOfBody: Frame.EndEntry = P.Entry; break;
+      case PointKind::ScopeEnd: Frame.ScopeEntry[P.Site] = P.Entry; break;
     }
   }
   return Ok;

@@ -13,12 +13,12 @@
 
 namespace cilkpp {
 
-enum class PointKind { Spawn, Sync, Return, EndOfBody };
+enum class PointKind { Spawn, Sync, Return, EndOfBody, ScopeEnd };
 
 struct ContinuationPoint {
   PointKind Kind;
   int Entry = 0;             // value of Frame::entry that resumes here
-  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns
+  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns/Scopes
   clang::SourceLocation Loc;
   // Spawn points: fields the fast clone must store before exposing the frame
   // (live after the spawn and held in registers on the fast path).
@@ -44,6 +44,7 @@ struct FrameDescription {
   std::vector<int> SyncEntry;    // per sync; 0 when nothing can be outstanding
   std::vector<int> ReturnEntry;  // per return; 0 when no implicit sync is needed
   int EndEntry = 0;              // implicit sync at the closing brace, or 0
+  std::vector<int> ScopeEntry;   // per cilk_scope; 0 when it spawns nothing
   bool FallsOffEnd = false;      // the closing brace is reachable
   bool EagerFrame = false;       // allocate the frame at entry, not at the first spawn
 

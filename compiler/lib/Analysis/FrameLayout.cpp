@@ -31,6 +31,7 @@ class ScopeWalker {
         case PointKind::Sync: PointAt[Proc.Syncs[P.Site].Marker] = &P; break;
         case PointKind::Return: PointAt[Proc.Returns[P.Site]] = &P; break;
         case PointKind::EndOfBody: End = &P; break;
+        case PointKind::ScopeEnd: PointAt[Proc.Scopes[P.Site].Block] = &P; break;
       }
     }
   }
@@ -143,9 +144,10 @@ bool checkFieldType(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *
   const char *Across = P->Kind == PointKind::Spawn ? "spawn" : "sync";
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   diag::report(Diags, V->getLocation(), diag::LiveVariableUnsupported) << V->getName() << T << Across;
-  const char *What = P->Kind == PointKind::Spawn   ? "spawn"
-                     : P->Kind == PointKind::Sync ? "sync"
-                                                  : "implicit sync at return";
+  const char *What = P->Kind == PointKind::Spawn      ? "spawn"
+                     : P->Kind == PointKind::Sync     ? "sync"
+                     : P->Kind == PointKind::ScopeEnd ? "implicit sync at the end of cilk_scope"
+                                                      : "implicit sync at return";
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
   return false;
 }

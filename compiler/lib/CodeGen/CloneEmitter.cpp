@@ -38,6 +38,7 @@ class CloneBuilder {
     for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
+    for (unsigned I = 0; I < Proc.Scopes.size(); ++I) rewriteScope(I);
     lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, FileName);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
@@ -326,6 +327,14 @@ class CloneBuilder {
     SourceLocation Semi = semicolonAfter(Ctx, Site.KeywordLoc);
     CharSourceRange Whole = Semi.isValid() ? CharSourceRange::getTokenRange(Site.KeywordLoc, Semi) : Keyword;
     Final.ReplaceText(Whole, "{ " + resumeSync(Entry) + "}");
+  }
+
+  // The keyword goes; on the resume path the block ends with a sync.
+  void rewriteScope(unsigned Index) {
+    const ScopeSite &Site = Proc.Scopes[Index];
+    Final.RemoveText(CharSourceRange::getCharRange(Site.KeywordLoc, Site.Block->getLBracLoc()));
+    const int Entry = Frame.ScopeEntry[Index];
+    if (Kind == CloneKind::Resume && Entry != 0) Final.InsertTextBefore(Site.Block->getRBracLoc(), resumeSync(Entry));
   }
 
   void rewriteReturn(unsigned Index) {

@@ -91,7 +91,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
 
   std::string Params = parameterList(Ctx, FD, /*WithDefaults=*/false);
-  std::string After = "\n" + lineDirective(BodyLine, FileName);
+  std::string After = fmt::format("\n{}", lineDirective(BodyLine, FileName));
   After += fmt::format("{}{} {}({}{}{}) noexcept {}\n", storagePrefix(FD), typeQualified(Ctx, FD->getReturnType()),
                        Names.Fast, HiddenParameters, Params.empty() ? "" : ", ", Params, *FastBody);
   After += lineDirective(BodyLine, FileName);

@@ -22,6 +22,8 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <fmt/format.h>
+
 #include <map>
 
 using namespace clang;
@@ -52,7 +54,7 @@ class FastPrototypes {
     }
     SourceLocation Semi = semicolonAfter(Ctx, First->getEndLoc());
     if (Semi.isInvalid()) return false;
-    Main.InsertTextAfterToken(Semi, " " + fastPrototype(Ctx, First, /*WithDefaults=*/true));
+    Main.InsertTextAfterToken(Semi, fmt::format(" {}", fastPrototype(Ctx, First, /*WithDefaults=*/true)));
     Offsets[FD->getCanonicalDecl()] = offset(First->getBeginLoc());
     return true;
   }

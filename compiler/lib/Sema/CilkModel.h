@@ -35,6 +35,12 @@ struct SyncSite {
   const clang::Expr *Marker = nullptr;  // the expression `sync` expanded to
 };
 
+// cilk_scope { ... }: every child spawned in the block is synced at its end.
+struct ScopeSite {
+  clang::SourceLocation KeywordLoc;
+  const clang::CompoundStmt *Block = nullptr;
+};
+
 struct ParallelLoop;
 
 struct CilkProcedure {
@@ -44,6 +50,7 @@ struct CilkProcedure {
   std::vector<SpawnSite> Spawns;
   std::vector<SyncSite> Syncs;
   std::vector<const clang::ReturnStmt *> Returns;
+  std::vector<ScopeSite> Scopes;
 };
 
 // A cilk_for, normalised so the loop variable is on the left of the test.

@@ -1,5 +1,6 @@
 #include "Sema/ProcedureFinder.h"
 
+#include "Sema/Jumps.h"
 #include "Sema/ParallelLoops.h"
 #include "Sema/ProcedureChecks.h"
 #include "Sema/StatementPosition.h"
@@ -76,6 +77,20 @@ class OutermostExprFinder : public RecursiveASTVisitor<OutermostExprFinder> {
   llvm::DenseMap<SourceLocation, const Expr *> &Wanted;
 };
 
+// The block whose '{' is at a given location.
+class BlockFinder : public RecursiveASTVisitor<BlockFinder> {
+ public:
+  explicit BlockFinder(SourceLocation LBrace) : LBrace(LBrace) {}
+  bool VisitCompoundStmt(CompoundStmt *S) {
+    if (S->getLBracLoc() == LBrace) Found = S;
+    return !Found;
+  }
+  const CompoundStmt *Found = nullptr;
+
+ private:
+  SourceLocation LBrace;
+};
+
 // Return statements of one function, not of lambdas or local classes in it.
 class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
  public:
@@ -103,10 +118,6 @@ class Binder {
       if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) continue;
       if (enclosingLoop(SM, Result.Loops, U.Loc)) {
         diag::report(Diags, U.Loc, diag::KeywordInLoopBody) << U.Spelling;
-        continue;
-      }
-      if (U.Kind == KeywordKind::CilkScope) {
-        diag::report(Diags, U.Loc, diag::KeywordNotSupportedYet) << U.Spelling;
         continue;
       }
       const BodyRange *Body = innermostBody(Collector.Bodies, SM.getFileOffset(U.Loc));
@@ -172,7 +183,12 @@ class Binder {
 
     llvm::DenseMap<SourceLocation, const Expr *> Wanted;
     std::vector<std::pair<KeywordUse, SourceLocation>> Targets;
+    bool Ok = true;
     for (const KeywordUse &U : Uses) {
+      if (U.Kind == KeywordKind::CilkScope) {
+        Ok &= bindScope(U, Body, Proc);
+        continue;
+      }
       SourceLocation At = U.Loc;
       if (U.Kind == KeywordKind::Spawn) {
         std::optional<Token> Next = Lexer::findNextToken(U.Loc, SM, Ctx.getLangOpts());
@@ -185,7 +201,6 @@ class Binder {
     Finder.TraverseStmt(Body);
 
     ParentMap PM(Body);
-    bool Ok = true;
     for (const auto &[U, At] : Targets) {
       const Expr *E = At.isValid() ? Wanted.lookup(At) : nullptr;
       if (U.Kind == KeywordKind::Sync)
@@ -200,6 +215,29 @@ class Binder {
     Ok &= checkProcedureBody(Ctx, Proc);
     if (!Ok) return;
     Result.Procedures.push_back(std::move(Proc));
+  }
+
+  bool bindScope(const KeywordUse &U, Stmt *Body, CilkProcedure &Proc) {
+    std::optional<Token> Next = Lexer::findNextToken(U.Loc, SM, Ctx.getLangOpts());
+    const CompoundStmt *Block = nullptr;
+    if (Next && Next->is(tok::l_brace)) {
+      BlockFinder Finder(Next->getLocation());
+      Finder.TraverseStmt(Body);
+      Block = Finder.Found;
+    }
+    if (!Block) {
+      diag::report(Diags, U.Loc, diag::ScopeNotBlock) << U.Spelling;
+      return false;
+    }
+    // A return syncs anyway; other jumps would skip the scope's sync.
+    bool Ok = true;
+    for (const Stmt *Jump : jumpsOutOf(SM, Block))
+      if (!isa<ReturnStmt>(Jump)) {
+        diag::report(Diags, SM.getExpansionLoc(Jump->getBeginLoc()), diag::ScopeLeft) << jumpName(Jump) << U.Spelling;
+        Ok = false;
+      }
+    Proc.Scopes.push_back({U.Loc, Block});
+    return Ok;
   }
 
   bool bindSync(ParentMap &PM, const KeywordUse &U, const Expr *E, CilkProcedure &Proc) {

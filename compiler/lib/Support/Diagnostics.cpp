@@ -26,7 +26,6 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: spawn result of type %0 assigned to variable '%1' of type %2; not supported yet (use the same type)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be used as a statement"},
-    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 as a cilk procedure is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 in a cilk procedure is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: a continuation point (spawn or sync) inside %0 is not supported yet"},
@@ -46,6 +45,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: the loop variable '%0' of a cilk_for must not be modified in its body"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' inside a cilk_for body is not supported yet"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a block"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: %0 out of a '%1' block is not supported yet (it would skip the block's implicit sync)"},
 };
 
 }  // namespace

@@ -17,7 +17,6 @@ enum ID {
   SpawnTargetUnsupported,
   SpawnTargetTypeMismatch,
   SyncNotStatement,
-  KeywordNotSupportedYet,
   ProcedureKindUnsupported,
   ConstructUnsupported,
   ContinuationInUnsupported,
@@ -32,6 +31,8 @@ enum ID {
   LoopBodyLeaves,
   LoopVariableModified,
   KeywordInLoopBody,
+  ScopeNotBlock,
+  ScopeLeft,
   NumIDs
 };
 
