@@ -6,6 +6,7 @@
 #include "Sema/CilkModel.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <string>
@@ -31,6 +32,13 @@ struct FrameField {
   // Address taken: the fast clone keeps it in the frame too, so every pointer
   // to it stays valid after a steal.
   bool ResidentOnFastPath = false;
+  // A class type with a non-trivial copy or destructor: the generated code
+  // constructs it in the frame at its declaration and destroys it where its
+  // block is left (end of block, return, break, continue). Such frames never
+  // move (EagerFrame), so the object is never copied behind the user's back.
+  bool ManagedLifetime = false;
+  // The block whose end destroys a ManagedLifetime field.
+  const clang::CompoundStmt *Block = nullptr;
 };
 
 struct FrameDescription {

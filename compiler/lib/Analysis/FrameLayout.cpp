@@ -122,6 +122,23 @@ class AddressTakenFinder : public RecursiveASTVisitor<AddressTakenFinder> {
   const VarSet &Fields;
 };
 
+// The block a local variable is declared directly in, or nullptr (for-init,
+// condition variables, parameters).
+const CompoundStmt *enclosingBlock(ParentMap &PM, const Stmt *Body, const VarDecl *V) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    const DeclStmt *Found = nullptr;
+    bool VisitDeclStmt(DeclStmt *DS) {
+      for (const Decl *D : DS->decls())
+        if (D == V) Found = DS;
+      return !Found;
+    }
+  } F;
+  F.V = V;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found ? dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<DeclStmt *>(F.Found))) : nullptr;
+}
+
 // Frame fields are declared at namespace scope, so their types must be
 // nameable there.
 bool isNameableOutsideFunction(QualType T) {
@@ -138,9 +155,20 @@ bool isNameableOutsideFunction(QualType T) {
   return TD->getIdentifier() || TD->getTypedefNameForAnonDecl();
 }
 
-bool checkFieldType(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P) {
+// A class-type local whose lifetime the generated code manages: declared
+// directly in a block (so the block's end destroys it), destructible.
+bool isManageable(ParentMap &PM, const Stmt *Body, const VarDecl *V, const CXXRecordDecl *RD) {
+  if (isa<ParmVarDecl>(V) || !RD || !RD->hasDefinition() || RD->isLambda()) return false;
+  const CXXDestructorDecl *D = RD->getDestructor();
+  if (D && (D->isDeleted() || D->getAccess() == AS_private || D->getAccess() == AS_protected)) return false;
+  return enclosingBlock(PM, Body, V) != nullptr;
+}
+
+bool checkFieldType(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V, const ContinuationPoint *P) {
   QualType T = V->getType();
-  if (!T->isReferenceType() && T.isTriviallyCopyableType(Ctx) && isNameableOutsideFunction(T)) return true;
+  if (!T->isReferenceType() && isNameableOutsideFunction(T) &&
+      (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl())))
+    return true;
   const char *Across = P->Kind == PointKind::Spawn ? "spawn" : "sync";
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   diag::report(Diags, V->getLocation(), diag::LiveVariableUnsupported) << V->getName() << T << Across;
@@ -201,11 +229,11 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   ScopeWalker Walker(Proc, Frame);
   Walker.run(FD);
 
+  ParentMap PM(FD->getBody());
   bool Ok = true;
-  for (const VarDecl *V : Walker.Fields) Ok &= checkFieldType(Ctx, V, Walker.FirstPoint[V]);
+  for (const VarDecl *V : Walker.Fields) Ok &= checkFieldType(Ctx, PM, FD->getBody(), V, Walker.FirstPoint[V]);
   if (!Ok) return false;
 
-  ParentMap PM(FD->getBody());
   AddressTakenFinder Taken(PM, Walker.Fields);
   Taken.TraverseStmt(FD->getBody());
   for (const auto &[V, Loc] : Taken.CapturedBy) {
@@ -217,6 +245,9 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   // Variables declared together are rewritten together, so they share
   // residency.
   llvm::DenseSet<const VarDecl *> Resident = Taken.Taken;
+  llvm::DenseSet<const VarDecl *> Managed;
+  for (const VarDecl *V : Walker.Fields)
+    if (!V->getType().isTriviallyCopyableType(Ctx)) Managed.insert(V), Resident.insert(V);
   shareResidencyWithinDeclarations(FD->getBody(), Walker.Fields, Resident);
 
   // The fast clone stores a live variable by naming it at the spawn, which
@@ -232,7 +263,8 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
     for (unsigned Suffix = 1; !Used.insert(Name).second; ++Suffix)
       Name = V->getName().str() + "_" + std::to_string(Suffix);
     Frame.FieldIndex[V] = Frame.Fields.size();
-    Frame.Fields.push_back({V, Name, Resident.contains(V)});
+    Frame.Fields.push_back({V, Name, Resident.contains(V), Managed.contains(V),
+                            Managed.contains(V) ? enclosingBlock(PM, FD->getBody(), V) : nullptr});
     Frame.EagerFrame |= Resident.contains(V);
   }
 

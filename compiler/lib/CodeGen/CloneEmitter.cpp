@@ -6,6 +6,8 @@
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
@@ -39,6 +41,7 @@ class CloneBuilder {
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
     for (unsigned I = 0; I < Proc.Scopes.size(); ++I) rewriteScope(I);
+    rewriteLoopExits();
     lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, FileName);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
@@ -47,6 +50,10 @@ class CloneBuilder {
         Final.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
     Final.InsertTextAfterToken(Body->getLBracLoc(), prologue());
     Final.InsertTextBefore(Body->getRBracLoc(), epilogue());
+    // Inserted before the epilogue, which frees the frame; later fields
+    // first, as C++ destroys them.
+    for (const FrameField &F : Frame.Fields)
+      if (F.ManagedLifetime) Final.InsertTextBefore(F.Block->getRBracLoc(), destroy(F.Var));
     return Final.getRewrittenText(fileRange(SM, Body->getSourceRange()));
   }
 
@@ -152,6 +159,12 @@ class CloneBuilder {
     return V.Ok;
   }
 
+  // `T v;` of a class type: its initializer is an implicit default construction.
+  static bool defaultInitialised(const VarDecl *V) {
+    const auto *CE = dyn_cast_or_null<CXXConstructExpr>(V->getInit());
+    return CE && CE->getNumArgs() == 0 && CE->getParenOrBraceRange().isInvalid();
+  }
+
   // The text that initialises a variable: "5" for `int x = 5`, "{1, 2}" for
   // `int a[2]{1, 2}`, "(3)" for `S s(3)`; empty when default-initialised.
   std::string initializerText(const VarDecl *V, bool &IsCopyInit) {
@@ -186,6 +199,14 @@ class CloneBuilder {
 
   std::string fieldInitialisation(const VarDecl *V) {
     bool IsCopyInit = false;
+    if (Frame.field(V)->ManagedLifetime) {
+      // Constructed in place: `T v(args)`, `T v{args}`, `T v = e` and `T v`
+      // become `new (&field) T(args)`, `T{args}`, `T(e)` and `T`.
+      std::string Init = defaultInitialised(V) ? "" : initializerText(V, IsCopyInit);
+      if (IsCopyInit) Init = "(" + Init + ")";
+      return fmt::format("::new (static_cast<void *>(&{})) {}{}", fieldOf(V),
+                         typeQualified(Ctx, V->getType().getUnqualifiedType()), Init);
+    }
     std::string Init = initializerText(V, IsCopyInit);
     if (Init.empty()) return "";
     QualType T = V->getType().getUnqualifiedType();
@@ -310,6 +331,52 @@ class CloneBuilder {
     llvm_unreachable("continuation point not found");
   }
 
+  std::string destroy(const VarDecl *V) { return fmt::format(" ::cilkpp::rt::destroy_field({});", fieldOf(V)); }
+
+  bool encloses(const Stmt *Outer, SourceLocation Loc) const {
+    CharSourceRange R = fileRange(SM, Outer->getSourceRange());
+    return SM.isPointWithin(SM.getExpansionLoc(Loc), R.getBegin(), R.getEnd());
+  }
+
+  // Destroys, latest first, the class-type fields a jump at Jump leaves:
+  // those declared before it in a block that contains it and that lies
+  // inside Target (the whole body for a return).
+  std::string cleanupsFor(const Stmt *Jump, const Stmt *Target) {
+    std::string Out;
+    SourceLocation At = SM.getExpansionLoc(Jump->getBeginLoc());
+    for (const FrameField &F : Frame.Fields) {
+      if (!F.ManagedLifetime || !encloses(F.Block, At) || !encloses(Target, F.Block->getBeginLoc())) continue;
+      if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(F.Var->getLocation()), At)) continue;
+      Out = destroy(F.Var) + Out;
+    }
+    return Out;
+  }
+
+  // break and continue that leave blocks holding class-type fields destroy them.
+  void rewriteLoopExits() {
+    struct Visitor : RecursiveASTVisitor<Visitor> {
+      std::vector<const Stmt *> Jumps;
+      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+      bool VisitBreakStmt(BreakStmt *S) { return Jumps.push_back(S), true; }
+      bool VisitContinueStmt(ContinueStmt *S) { return Jumps.push_back(S), true; }
+    } V;
+    V.TraverseStmt(FD->getBody());
+    ParentMap PM(FD->getBody());
+    for (const Stmt *Jump : V.Jumps) {
+      const Stmt *Target = PM.getParent(const_cast<Stmt *>(Jump));
+      while (Target && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Target) &&
+             !(isa<BreakStmt>(Jump) && isa<SwitchStmt>(Target)))
+        Target = PM.getParent(const_cast<Stmt *>(Target));
+      if (!Target) continue;
+      std::string Cleanups = cleanupsFor(Jump, Target);
+      SourceLocation Semi = semicolonAfter(Ctx, Jump->getEndLoc());
+      if (Cleanups.empty() || Semi.isInvalid()) continue;
+      SourceLocation Keyword = SM.getExpansionLoc(Jump->getBeginLoc());
+      Final.InsertTextBefore(Keyword, "{" + Cleanups + " ");
+      Final.InsertTextAfterToken(Semi, " }");
+    }
+  }
+
   // On the resume path a sync that may have to wait records where to resume.
   static std::string resumeSync(int Entry) {
     return fmt::format("__frame->entry = {0}; if (!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resume_{0}:; ",
@@ -353,26 +420,35 @@ class CloneBuilder {
               : CharSourceRange::getTokenRange(Keyword, Keyword);
     CharSourceRange SemiRange = CharSourceRange::getTokenRange(Semi, Semi);
     const bool ValueDelivered = Value && !isVoid();
+    // Class-type fields in scope die after the value is computed.
+    const std::string Cleanups = cleanupsFor(R, FD->getBody());
     if (Kind == CloneKind::Fast) {
       // A frame on the C stack needs nothing at a return.
       if (!Frame.EagerFrame) return;
-      const std::string Free = "::cilkpp::rt::free_frame(__w, __frame);";
+      const std::string Free = Cleanups + " ::cilkpp::rt::free_frame(__w, __frame);";
       if (ValueDelivered) {
         // The value may read the frame, so it is computed before the free.
         Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret = ", returnType()));
-        Final.ReplaceText(SemiRange, fmt::format("; {} return __ret; }}", Free));
+        Final.ReplaceText(SemiRange, fmt::format(";{} return __ret; }}", Free));
       } else if (Value && isVoid()) {
         Final.ReplaceText(KeywordRange, "{ ");
-        Final.ReplaceText(SemiRange, fmt::format("; {} return; }}", Free));
+        Final.ReplaceText(SemiRange, fmt::format(";{} return; }}", Free));
       } else {
-        Final.ReplaceText(KeywordRange, fmt::format("{{ {} return{}", Free, Value ? " " : ""));
+        Final.ReplaceText(KeywordRange, fmt::format("{{{} return{}", Free, Value ? " " : ""));
         Final.ReplaceText(SemiRange, "; }");
       }
       return;
     }
     const int Entry = Frame.ReturnEntry[Index];
     std::string Prefix = "{ " + (Entry ? resumeSync(Entry) : std::string());
-    if (ValueDelivered) {
+    if (ValueDelivered && !Cleanups.empty()) {
+      Final.ReplaceText(KeywordRange, fmt::format("{}{} __ret = (", Prefix, returnType()));
+      Final.ReplaceText(SemiRange, fmt::format(");{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, __ret); return; }}",
+                                               Cleanups, returnType()));
+    } else if (!Cleanups.empty()) {
+      Final.ReplaceText(KeywordRange, Prefix);
+      Final.ReplaceText(SemiRange, fmt::format(";{} ::cilkpp::rt::complete_frame(__w, __frame); return; }}", Cleanups));
+    } else if (ValueDelivered) {
       Final.ReplaceText(KeywordRange, fmt::format("{}::cilkpp::rt::complete_frame<{}>(__w, __frame, (", Prefix,
                                                   returnType()));
       Final.ReplaceText(SemiRange, ")); return; }");

@@ -23,8 +23,15 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   const FunctionDecl *FD = Frame.Procedure->Definition;
   std::string Out = "namespace {\n";
   Out += fmt::format("struct {} final : ::cilkpp::rt::Frame {{\n", Names.Frame);
-  for (const FrameField &F : Frame.Fields)
-    Out += "  " + declareQualified(Ctx, fieldType(Ctx, F.Var->getType()), F.Name) + ";\n";
+  bool Managed = false;
+  for (const FrameField &F : Frame.Fields) {
+    std::string Field = declareQualified(Ctx, fieldType(Ctx, F.Var->getType()), F.Name) + ";";
+    // In an anonymous union the frame neither constructs nor destroys it;
+    // the clones do, where the variable's scope begins and ends.
+    Out += F.ManagedLifetime ? fmt::format("  union {{ {} }};\n", Field) : fmt::format("  {}\n", Field);
+    Managed |= F.ManagedLifetime;
+  }
+  if (Managed) Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
   Out += "};\n";
   Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
   const std::string Name = FD->getQualifiedNameAsString();

@@ -61,6 +61,13 @@ inline F *init_stack_frame(StackFrame<F> &storage, Frame *parent, void *result_s
   return f;
 }
 
+// Ends the lifetime of a frame field whose construction the generated code
+// did itself (a class-type variable that lives across a continuation point).
+template <class T>
+inline void destroy_field(T &field) noexcept {
+  field.~T();
+}
+
 template <class F>
 inline void free_frame(Worker *w, F *f) noexcept {
   constexpr std::size_t cls = size_class_of(sizeof(F));
