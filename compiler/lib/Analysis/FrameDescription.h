@@ -37,6 +37,8 @@ struct FrameField {
   // block is left (end of block, return, break, continue). Such frames never
   // move (EagerFrame), so the object is never copied behind the user's back.
   bool ManagedLifetime = false;
+  // A reference: the frame holds a pointer to what it refers to.
+  bool IsReference = false;
   // The block whose end destroys a ManagedLifetime field.
   const clang::CompoundStmt *Block = nullptr;
 };

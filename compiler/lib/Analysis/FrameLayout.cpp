@@ -164,8 +164,25 @@ bool isManageable(ParentMap &PM, const Stmt *Body, const VarDecl *V, const CXXRe
   return enclosingBlock(PM, Body, V) != nullptr;
 }
 
+// A reference the frame can hold as a pointer: a parameter, or a local bound
+// to an object that outlives it (not to a temporary it keeps alive).
+bool isStorableReference(const VarDecl *V) {
+  if (!V->getType()->isReferenceType() || !isNameableOutsideFunction(V->getType().getNonReferenceType())) return false;
+  if (isa<ParmVarDecl>(V)) return true;
+  const Expr *Init = V->getInit();
+  if (!Init) return false;
+  while (true) {
+    if (isa<MaterializeTemporaryExpr>(Init)) return false;
+    if (const auto *C = dyn_cast<ExprWithCleanups>(Init)) Init = C->getSubExpr();
+    else if (const auto *P = dyn_cast<ParenExpr>(Init)) Init = P->getSubExpr();
+    else if (const auto *I = dyn_cast<ImplicitCastExpr>(Init)) Init = I->getSubExpr();
+    else return true;
+  }
+}
+
 bool checkFieldType(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V, const ContinuationPoint *P) {
   QualType T = V->getType();
+  if (isStorableReference(V)) return true;
   if (!T->isReferenceType() && isNameableOutsideFunction(T) &&
       (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl())))
     return true;
@@ -244,10 +261,14 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
 
   // Variables declared together are rewritten together, so they share
   // residency.
-  llvm::DenseSet<const VarDecl *> Resident = Taken.Taken;
+  // A reference's address is its referent's, wherever the frame keeps it.
+  llvm::DenseSet<const VarDecl *> Resident;
+  for (const VarDecl *V : Taken.Taken)
+    if (!V->getType()->isReferenceType()) Resident.insert(V);
   llvm::DenseSet<const VarDecl *> Managed;
   for (const VarDecl *V : Walker.Fields)
-    if (!V->getType().isTriviallyCopyableType(Ctx)) Managed.insert(V), Resident.insert(V);
+    if (!V->getType()->isReferenceType() && !V->getType().isTriviallyCopyableType(Ctx))
+      Managed.insert(V), Resident.insert(V);
   shareResidencyWithinDeclarations(FD->getBody(), Walker.Fields, Resident);
 
   // The fast clone stores a live variable by naming it at the spawn, which
@@ -263,7 +284,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
     for (unsigned Suffix = 1; !Used.insert(Name).second; ++Suffix)
       Name = V->getName().str() + "_" + std::to_string(Suffix);
     Frame.FieldIndex[V] = Frame.Fields.size();
-    Frame.Fields.push_back({V, Name, Resident.contains(V), Managed.contains(V),
+    Frame.Fields.push_back({V, Name, Resident.contains(V), Managed.contains(V), V->getType()->isReferenceType(),
                             Managed.contains(V) ? enclosingBlock(PM, FD->getBody(), V) : nullptr});
     Frame.EagerFrame |= Resident.contains(V);
   }

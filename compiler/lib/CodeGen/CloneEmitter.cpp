@@ -62,7 +62,16 @@ class CloneBuilder {
     const FrameField *F = Frame.field(V);
     return F && (Kind == CloneKind::Resume || F->ResidentOnFastPath);
   }
+  // The frame member holding V, and the expression that names V itself
+  // (a reference is held as a pointer).
   std::string fieldOf(const VarDecl *V) const { return "__frame->" + Frame.field(V)->Name; }
+  std::string accessOf(const VarDecl *V) const {
+    return Frame.field(V)->IsReference ? fmt::format("(*{})", fieldOf(V)) : fieldOf(V);
+  }
+  // What stores V's current value (or referent) into its field.
+  std::string valueToStore(const VarDecl *V, const std::string &Name) const {
+    return Frame.field(V)->IsReference ? fmt::format("__builtin_addressof({})", Name) : Name;
+  }
   std::string text(SourceRange R) { return render(fileRange(SM, R)); }
 
   // The source text of a range with frame accesses substituted.
@@ -149,7 +158,7 @@ class CloneBuilder {
           }
           Loc = B.SM.getSpellingLoc(Loc);
         }
-        std::string Access = B.fieldOf(V);
+        std::string Access = B.accessOf(V);
         B.Substitutions[B.SM.getFileOffset(Loc)] = {static_cast<unsigned>(V->getName().size()), Access};
         if (!B.insideWholeRange(Loc)) B.Final.ReplaceText(Loc, V->getName().size(), Access);
         return true;
@@ -209,6 +218,11 @@ class CloneBuilder {
     }
     std::string Init = initializerText(V, IsCopyInit);
     if (Init.empty()) return "";
+    if (Frame.field(V)->IsReference) {
+      // `T &r = e` and `T &r(e)` / `T &r{e}`: the referent's address.
+      if (!IsCopyInit) Init = Init.substr(1, Init.size() - 2);
+      return fmt::format("{} = __builtin_addressof({})", fieldOf(V), Init);
+    }
     QualType T = V->getType().getUnqualifiedType();
     std::string Value = IsCopyInit ? Init : fmt::format("::cilkpp::rt::id<{}>{}", typeQualified(Ctx, T), Init);
     if (T->isScalarType()) return fmt::format("{} = {}", fieldOf(V), IsCopyInit ? "(" + Value + ")" : Value);
@@ -271,7 +285,7 @@ class CloneBuilder {
                          Names.StackInfo);
     if (Fast)
       for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Spawn, Index)].FastPathSaves)
-        Out += fmt::format("{} = {}; ", fieldOf(V), V->getName());
+        Out += fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, V->getName().str()));
     Out += fmt::format("__frame->entry = {}; __w->push(__frame); ", Entry);
 
     const std::string Slot = Site.Target ? fmt::format("&{}", fieldOf(Site.Target)) : "nullptr";
@@ -475,7 +489,7 @@ class CloneBuilder {
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
     for (const ParmVarDecl *P : FD->parameters())
-      if (accessesFrame(P)) Out += fmt::format(" {} = {};", fieldOf(P), P->getName());
+      if (accessesFrame(P)) Out += fmt::format(" {} = {};", fieldOf(P), valueToStore(P, P->getName().str()));
     return Out;
   }
 

@@ -25,7 +25,9 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   Out += fmt::format("struct {} final : ::cilkpp::rt::Frame {{\n", Names.Frame);
   bool Managed = false;
   for (const FrameField &F : Frame.Fields) {
-    std::string Field = declareQualified(Ctx, fieldType(Ctx, F.Var->getType()), F.Name) + ";";
+    QualType T = F.IsReference ? Ctx.getPointerType(F.Var->getType().getNonReferenceType())
+                               : fieldType(Ctx, F.Var->getType());
+    std::string Field = declareQualified(Ctx, T, F.Name) + ";";
     // In an anonymous union the frame neither constructs nor destroys it;
     // the clones do, where the variable's scope begins and ends.
     Out += F.ManagedLifetime ? fmt::format("  union {{ {} }};\n", Field) : fmt::format("  {}\n", Field);
