@@ -183,3 +183,20 @@ TEST(JoinProtocolSequential, CompleteFrameNeverMakesARootReady) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RelocateSlot, SlotsInsideTheFrameMoveWithItOthersStay) {
+  struct F : Frame {
+    long a = 0, b = 0;
+  };
+  const FrameInfo info{"f", &resume_noop, sizeof(F), nullptr};
+  F from, to;
+  from.info = &info;
+  long elsewhere = 0;
+  EXPECT_EQ(relocate_slot(&from.b, &from, &to), static_cast<void *>(&to.b));
+  EXPECT_EQ(relocate_slot(&elsewhere, &from, &to), static_cast<void *>(&elsewhere));
+  EXPECT_EQ(relocate_slot(&from.a, &from, &from), static_cast<void *>(&from.a));
+}
+
+}  // namespace

@@ -139,6 +139,28 @@ const CompoundStmt *enclosingBlock(ParentMap &PM, const Stmt *Body, const VarDec
   return F.Found ? dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<DeclStmt *>(F.Found))) : nullptr;
 }
 
+// The local variable whose storage an lvalue designates part of (`a[i]` of
+// an array, `s.x`), or nullptr when it designates memory reached through a
+// pointer or reference.
+const VarDecl *localStorageOf(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParens();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+      return V && V->hasLocalStorage() && !V->getType()->isReferenceType() ? V : nullptr;
+    }
+    if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(Sub->getBase()->IgnoreParens());
+      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay) return nullptr;
+      E = Decay->getSubExpr();
+    } else if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
+      E = M->getBase();
+    } else {
+      return nullptr;
+    }
+  }
+}
+
 // Frame fields are declared at namespace scope, so their types must be
 // nameable there.
 bool isNameableOutsideFunction(QualType T) {
@@ -265,6 +287,11 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   llvm::DenseSet<const VarDecl *> Resident;
   for (const VarDecl *V : Taken.Taken)
     if (!V->getType()->isReferenceType()) Resident.insert(V);
+  // A spawn that assigns to part of a local (`a[i] = spawn ...`) hands the
+  // child that part's address.
+  for (const SpawnSite &S : Proc.Spawns)
+    if (const VarDecl *V = S.TargetLValue ? localStorageOf(S.TargetLValue) : nullptr; V && Walker.Fields.contains(V))
+      Resident.insert(V);
   llvm::DenseSet<const VarDecl *> Managed;
   for (const VarDecl *V : Walker.Fields)
     if (!V->getType()->isReferenceType() && !V->getType().isTriviallyCopyableType(Ctx))

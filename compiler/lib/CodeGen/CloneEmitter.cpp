@@ -277,6 +277,9 @@ class CloneBuilder {
     const bool Fast = Kind == CloneKind::Fast;
     std::string Decls, Args;
     spawnArguments(Site, Decls, Args);
+    // After the arguments, as C++17 evaluates `lhs = f(args)`.
+    if (Site.TargetLValue)
+      Decls += fmt::format("auto *const __t = __builtin_addressof({}); ", text(Site.TargetLValue->getSourceRange()));
     if (Fast && Frame.SpawnIsTail[Index]) return declaredTarget(Site, tailSpawnText(Site, Decls, Args));
 
     std::string Out = "{ " + Decls;
@@ -288,23 +291,27 @@ class CloneBuilder {
         Out += fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, V->getName().str()));
     Out += fmt::format("__frame->entry = {}; __w->push(__frame); ", Entry);
 
-    const std::string Slot = Site.Target ? fmt::format("&{}", fieldOf(Site.Target)) : "nullptr";
+    const bool HasResult = Site.Target || Site.TargetLValue;
+    const std::string Slot = Site.Target         ? fmt::format("&{}", fieldOf(Site.Target))
+                             : Site.TargetLValue ? std::string("__t")
+                                                 : std::string("nullptr");
     std::string Call;
     if (IsCilkCallee(Site.Callee))
       Call = fmt::format("{}(__w, __frame, {}{}{})", qualifiedFastName(Site.Callee), Slot, Args.empty() ? "" : ", ",
                          Args);
     else
       Call = fmt::format("{}({})", text(Site.Call->getCallee()->getSourceRange()), Args);
-    Out += Site.Target ? "auto __r = " + Call + "; " : Call + "; ";
+    Out += HasResult ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
 
     Out += "if (__builtin_expect(!__w->pop(), 0)) { ";
-    Out += Site.Target ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, __r); ", Slot)
-                       : "::cilkpp::rt::parent_stolen(__w, __frame); ";
+    Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, __r); ", Slot)
+                     : "::cilkpp::rt::parent_stolen(__w, __frame); ";
     Out += Fast && !isVoid() ? "return {}; } " : "return; } ";
     if (Site.Target) {
       const bool InFrame = accessesFrame(Site.Target);
       Out += fmt::format("{} = __r; ", InFrame ? fieldOf(Site.Target) : Site.Target->getName().str());
     }
+    if (Site.TargetLValue) Out += "*__t = __r; ";
     Out += "}";
 
     if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Out, Entry);
@@ -324,13 +331,15 @@ class CloneBuilder {
   std::string tailSpawnText(const SpawnSite &Site, const std::string &Decls, const std::string &Args) {
     std::string Target;
     if (Site.Target) Target = (accessesFrame(Site.Target) ? fieldOf(Site.Target) : Site.Target->getName().str()) + " = ";
+    if (Site.TargetLValue) Target = "*__t = ";
     if (!IsCilkCallee(Site.Callee))
       return fmt::format("{{ {}{}{}({}); }}", Decls, Target,
                          text(Site.Call->getCallee()->getSourceRange()), Args);
-    const std::string Result = Site.Target ? typeQualified(Ctx, Site.Callee->getReturnType()) : "void";
+    const bool HasResult = Site.Target || Site.TargetLValue;
+    const std::string Result = HasResult ? typeQualified(Ctx, Site.Callee->getReturnType()) : "void";
     std::string Call = fmt::format("{}(__w, &__call, __call.slot(){}{})", qualifiedFastName(Site.Callee),
                                    Args.empty() ? "" : ", ", Args);
-    if (!Site.Target)
+    if (!HasResult)
       return fmt::format("{{ {}::cilkpp::rt::CallWaiter<void> __call; {}; "
                          "if (__builtin_expect(__w->escaping, 0)) __call.wait(__w); }}",
                          Decls, Call);

@@ -25,7 +25,11 @@ struct SpawnSite {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *Callee = nullptr;
   SpawnForm Form = SpawnForm::Discard;
+  // The variable receiving the result (Declare, and Assign to a local).
   const clang::VarDecl *Target = nullptr;
+  // Assign to any other lvalue (`a[i] = spawn f()`, `s.x = ...`, `*p = ...`):
+  // its address is computed in the parent before the spawn.
+  const clang::Expr *TargetLValue = nullptr;
   // False when the statement is the direct body of if/for/while/... .
   bool InCompound = true;
 };

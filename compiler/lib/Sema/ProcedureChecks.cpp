@@ -97,10 +97,12 @@ const char *unsupportedCalleeKind(const CallExpr *Call) {
 
 bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
   QualType Result = Site.Callee->getReturnType().getCanonicalType().getUnqualifiedType();
-  QualType Target = Site.Target->getType().getCanonicalType().getUnqualifiedType();
+  QualType Declared = Site.Target ? Site.Target->getType() : Site.TargetLValue->getType();
+  QualType Target = Declared.getCanonicalType().getUnqualifiedType();
   if (Ctx.hasSameType(Result, Target)) return true;
+  std::string Name = Site.Target ? "variable '" + Site.Target->getName().str() + "'" : std::string("an expression");
   diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::SpawnTargetTypeMismatch)
-      << Site.Callee->getReturnType() << Site.Target->getName() << Site.Target->getType();
+      << Site.Callee->getReturnType() << Name << Declared;
   return false;
 }
 

@@ -284,14 +284,17 @@ class Binder {
     } else if (AssignLHS && isStatementPosition(PM, AssignStatement)) {
       const auto *Ref = dyn_cast<DeclRefExpr>(AssignLHS->IgnoreParenImpCasts());
       const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-      if (!Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType()) {
-        diag::report(Diags, AssignLHS->getBeginLoc(), diag::SpawnTargetUnsupported)
-            << "only a local, non-reference variable can receive the result";
-        return false;
-      }
       Site.Form = SpawnForm::Assign;
-      Site.Target = Var;
       Site.Statement = AssignStatement;
+      if (Var && Var->hasLocalStorage() && !Var->getType()->isReferenceType()) {
+        Site.Target = Var;
+      } else if (AssignLHS->refersToBitField()) {
+        diag::report(Diags, AssignLHS->getBeginLoc(), diag::SpawnTargetUnsupported)
+            << "a bit-field has no address to receive the result";
+        return false;
+      } else {
+        Site.TargetLValue = AssignLHS;
+      }
     } else if (Decl && Decl->isSingleDecl() && isStatementPosition(PM, Decl)) {
       const auto *Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
       if (!Var || !Var->getInit() || Var->getInit()->IgnoreImplicit() != Call ||
@@ -307,7 +310,7 @@ class Binder {
           << U.Spelling << describePosition(PM, E);
       return false;
     }
-    if (Site.Target && !checkSpawnTarget(Ctx, Site)) return false;
+    if ((Site.Target || Site.TargetLValue) && !checkSpawnTarget(Ctx, Site)) return false;
     Site.InCompound = isa_and_nonnull<CompoundStmt>(PM.getParent(const_cast<Stmt *>(Site.Statement)));
     Proc.Spawns.push_back(Site);
     return true;

@@ -22,9 +22,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: '%0' is only supported as a statement 'x = spawn f(...);', 'T x = spawn f(...);' or "
      "'spawn f(...);' (not supported yet: %1)"},
-    {clang::DiagnosticsEngine::Error, "cilkpp: the target of a spawn must be a local variable (not supported yet: %0)"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: this spawn target is not supported (%0)"},
     {clang::DiagnosticsEngine::Error,
-     "cilkpp: spawn result of type %0 assigned to variable '%1' of type %2; not supported yet (use the same type)"},
+     "cilkpp: spawn result of type %0 assigned to %1 of type %2; not supported yet (use the same type)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be used as a statement"},
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 as a cilk procedure is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 in a cilk procedure is not supported yet"},

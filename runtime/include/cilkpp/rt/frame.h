@@ -51,10 +51,13 @@ struct Frame {
 // Where a stack frame's state now lives: itself, or its heap copy.
 inline Frame *current_location(Frame *f) noexcept { return f->info->promote_to ? f->promoted : f; }
 
-// A result slot inside `from` moved along with the frame to `to`.
+// A result slot inside `from` moved along with the frame to `to`; a slot
+// elsewhere (an array element reached through a pointer) stays where it is.
 inline void *relocate_slot(void *slot, const Frame *from, Frame *to) noexcept {
-  return static_cast<char *>(static_cast<void *>(to)) +
-         (static_cast<char *>(slot) - static_cast<const char *>(static_cast<const void *>(from)));
+  const auto at = reinterpret_cast<std::uintptr_t>(slot);
+  const auto begin = reinterpret_cast<std::uintptr_t>(from);
+  if (from == to || at < begin || at >= begin + from->info->size) return slot;
+  return reinterpret_cast<char *>(to) + (at - begin);
 }
 
 // Copies a stolen stack frame to memory the thief allocated and returns the
