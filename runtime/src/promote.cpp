@@ -8,6 +8,16 @@
 
 namespace cilkpp::rt {
 
+void follow_promoted_parent(Frame *f) noexcept {
+  // The parent is older in the same deque, so if it lived on a stack it was
+  // stolen, and promoted, before this frame.
+  Frame *parent = f->parent;
+  Frame *parent_now = current_location(parent);
+  if (parent_now == parent) return;
+  if (f->result_slot) f->result_slot = relocate_slot(f->result_slot, parent, parent_now);
+  f->parent = parent_now;
+}
+
 Frame *promote(Frame *stack_frame, void *memory) noexcept {
   const FrameInfo *heap_info = stack_frame->info->promote_to;
   auto *copy = static_cast<Frame *>(memory);
@@ -18,13 +28,9 @@ Frame *promote(Frame *stack_frame, void *memory) noexcept {
   copy->entry = stack_frame->entry;
   copy->next_ready = nullptr;
   copy->promoted = nullptr;
-  // The parent is older in the same deque, so if it lived on a stack it was
-  // stolen, and promoted, before this frame.
-  Frame *parent = stack_frame->parent;
-  Frame *parent_now = current_location(parent);
-  copy->parent = parent_now;
-  copy->result_slot =
-      stack_frame->result_slot ? relocate_slot(stack_frame->result_slot, parent, parent_now) : nullptr;
+  copy->parent = stack_frame->parent;
+  copy->result_slot = stack_frame->result_slot;
+  follow_promoted_parent(copy);
   copy->join.store(2, std::memory_order_relaxed);
   stack_frame->promoted = copy;
   return copy;

@@ -84,6 +84,7 @@ Frame *Worker::try_steal() noexcept {
     if (const FrameInfo *heap_info = stolen->info->promote_to) {
       resumable = promote(stolen, pool_.allocate(size_class_of(heap_info->size)));
     } else {
+      follow_promoted_parent(stolen);
       stolen->join.fetch_add(1, std::memory_order_relaxed);
       resumable = stolen;
     }

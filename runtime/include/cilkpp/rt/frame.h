@@ -65,6 +65,13 @@ inline void *relocate_slot(void *slot, const Frame *from, Frame *to) noexcept {
 // the victim are its two counts.
 Frame *promote(Frame *stack_frame, void *memory) noexcept;
 
+// Points a stolen frame at its parent's heap copy when the parent lived on a
+// stack and was promoted, moving the result slot along. Every stolen frame
+// needs this, heap frames included: a frame allocated on the heap (it holds
+// class-type or address-taken state) may well have a stack-frame parent, and
+// completing into the dead stack frame would lose its count and its result.
+void follow_promoted_parent(Frame *f) noexcept;
+
 // What a root call (a cilk procedure called from ordinary code) waits on.
 // join starts at 2: the waiting caller plus the root procedure's frame.
 struct RootFrame : Frame {
