@@ -122,9 +122,11 @@ class AddressTakenFinder : public RecursiveASTVisitor<AddressTakenFinder> {
   const VarSet &Fields;
 };
 
-// The block a local variable is declared directly in, or nullptr (for-init,
-// condition variables, parameters).
+// The block whose end ends a variable's lifetime: the one a local is
+// declared directly in, the body for a parameter, or nullptr (for-init,
+// condition variables).
 const CompoundStmt *enclosingBlock(ParentMap &PM, const Stmt *Body, const VarDecl *V) {
+  if (isa<ParmVarDecl>(V)) return dyn_cast<CompoundStmt>(Body);
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
     const DeclStmt *Found = nullptr;
@@ -180,7 +182,7 @@ bool isNameableOutsideFunction(QualType T) {
 // A class-type local whose lifetime the generated code manages: declared
 // directly in a block (so the block's end destroys it), destructible.
 bool isManageable(ParentMap &PM, const Stmt *Body, const VarDecl *V, const CXXRecordDecl *RD) {
-  if (isa<ParmVarDecl>(V) || !RD || !RD->hasDefinition() || RD->isLambda()) return false;
+  if (!RD || !RD->hasDefinition() || RD->isLambda()) return false;
   const CXXDestructorDecl *D = RD->getDestructor();
   if (D && (D->isDeleted() || D->getAccess() == AS_private || D->getAccess() == AS_protected)) return false;
   return enclosingBlock(PM, Body, V) != nullptr;

@@ -497,8 +497,18 @@ class CloneBuilder {
                  : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;", Names.Frame);
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
-    for (const ParmVarDecl *P : FD->parameters())
-      if (accessesFrame(P)) Out += fmt::format(" {} = {};", fieldOf(P), valueToStore(P, P->getName().str()));
+    for (const ParmVarDecl *P : FD->parameters()) {
+      if (!accessesFrame(P)) continue;
+      if (!Frame.field(P)->ManagedLifetime) {
+        Out += fmt::format(" {} = {};", fieldOf(P), valueToStore(P, P->getName().str()));
+        continue;
+      }
+      // Moved, not copied, into the frame; the frame's object is the one the
+      // body uses and destroys.
+      const std::string T = typeQualified(Ctx, P->getType().getUnqualifiedType());
+      Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({}));", fieldOf(P), T, T,
+                         P->getName());
+    }
     return Out;
   }
 

@@ -47,7 +47,15 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
 
 std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
   std::string Args;
-  for (const ParmVarDecl *P : FD->parameters()) Args += ", " + P->getName().str();
+  // By-value parameters of class type move on to the fast clone: the public
+  // entry's copy is not one the serial program makes.
+  for (const ParmVarDecl *P : FD->parameters()) {
+    QualType T = P->getType();
+    if (!T->isReferenceType() && !T.isTriviallyCopyableType(Ctx))
+      Args += fmt::format(", static_cast<{} &&>({})", typeQualified(Ctx, T.getUnqualifiedType()), P->getName());
+    else
+      Args += fmt::format(", {}", P->getName());
+  }
   return fmt::format(
       "{{\n"
       "  return ::cilkpp::rt::run_root<{0}>([&]({1}) noexcept {{\n"
