@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): fib, nqueens, heat and cilksort from examples/, each built two ways
+# Benchmark (not a test): fib, nqueens, heat, cilksort and matmul from examples/, each built two ways
 # and run three ways:
 #   TS  serial elision      cilkpp --serial -O2
 #   T1  parallel, 1 worker  cilkpp -O2, CILKPP_NWORKERS=1
@@ -8,12 +8,13 @@
 # the parallel code on one worker; T1/T2 the speedup on two.
 # Every run's output must equal the serial elision's, or the script fails.
 #
-# Usage: bench/run.sh [-n RUNS] [--fib "N..."] [--nqueens "N..."] [--heat "N..."] [--cilksort "N..."] [--no-build]
+# Usage: bench/run.sh [-n RUNS] [--fib "N..."] [--nqueens "N..."] [--heat "N..."] [--cilksort "N..."] [--matmul "N..."] [--no-build]
 #   -n RUNS          runs per measurement, best one counts (default 5)
 #   --fib "36 30"    fib arguments (default "36 30")
 #   --nqueens "11"   nqueens arguments (default "11")
 #   --heat "1024"    heat plate sizes, 100 steps each (default "1024")
 #   --cilksort "N"   cilksort array sizes (default "4000000")
+#   --matmul "N"     matmul matrix sizes, powers of two (default "512")
 #   --no-build       use the existing $BUILD_DIR/bin/cilkpp
 # Environment: BUILD_DIR (default build), CXX (the host compiler).
 set -euo pipefail
@@ -27,6 +28,7 @@ fib_args="36 30"
 nqueens_args="11"
 heat_args="1024"
 cilksort_args="4000000"
+matmul_args="512"
 build=1
 while (($#)); do
   case "$1" in
@@ -35,6 +37,7 @@ while (($#)); do
     --nqueens) nqueens_args=$2; shift 2 ;;
     --heat) heat_args=$2; shift 2 ;;
     --cilksort) cilksort_args=$2; shift 2 ;;
+    --matmul) matmul_args=$2; shift 2 ;;
     --no-build) build=0; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -72,7 +75,7 @@ echo "# times:    best of $runs runs, wall clock, seconds"
 (($(nproc) >= 2)) || echo "# warning:  fewer than 2 CPUs, T2 cannot show a speedup"
 
 # Build each program as serial elision and as parallel code.
-for prog in fib nqueens heat cilksort; do
+for prog in fib nqueens heat cilksort matmul; do
   "$cilkpp" --serial -O2 "examples/$prog.cilkpp" -o "$out/$prog-serial" || fail "cannot build $prog (serial)"
   "$cilkpp" -O2 "examples/$prog.cilkpp" -o "$out/$prog-parallel" || fail "cannot build $prog (parallel)"
 done
@@ -115,3 +118,4 @@ for n in $fib_args; do row fib "$n"; done
 for n in $nqueens_args; do row nqueens "$n"; done
 for n in $heat_args; do row heat "$n"; done
 for n in $cilksort_args; do row cilksort "$n"; done
+for n in $matmul_args; do row matmul "$n"; done
