@@ -9,10 +9,20 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 using namespace clang;
 
 namespace cilkpp {
 namespace {
+
+// Replaces Range with Text, or inserts Text after the token at
+// Range.getBegin() when AfterToken is set.
+struct TextEdit {
+  CharSourceRange Range;
+  std::string Text;
+  bool AfterToken = false;
+};
 
 const char *testName(LoopTest T) {
   switch (T) {
@@ -36,6 +46,8 @@ std::string stepText(const ParallelLoop &Loop, const RenderFn &Render) {
 CharSourceRange loopHeaderRange(const SourceManager &SM, const ParallelLoop &Loop) {
   return CharSourceRange::getTokenRange(Loop.KeywordLoc, SM.getExpansionLoc(Loop.Loop->getRParenLoc()));
 }
+
+namespace {
 
 std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loop, const RenderFn &Render,
                                         StringRef FileName) {
@@ -71,6 +83,8 @@ std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loo
   if (Loop.GrainPragma.isValid()) Edits.push_back({Loop.GrainPragma, ""});
   return Edits;
 }
+
+}  // namespace
 
 void lowerParallelLoops(ASTContext &Ctx, Rewriter &R, ArrayRef<const ParallelLoop *> Loops, const RenderFn &Render,
                         StringRef FileName) {

@@ -13,26 +13,14 @@
 
 #include <functional>
 #include <string>
-#include <vector>
 
 namespace cilkpp {
-
-// Replaces Range with Text, or inserts Text after the token at
-// Range.getBegin() when AfterToken is set.
-struct TextEdit {
-  clang::CharSourceRange Range;
-  std::string Text;
-  bool AfterToken = false;
-};
 
 // The text of a source range as the output should spell it (a clone
 // substitutes frame accesses; elsewhere it is the source text).
 using RenderFn = std::function<std::string(clang::SourceRange)>;
 
-std::vector<TextEdit> lowerParallelLoop(clang::ASTContext &Ctx, const ParallelLoop &Loop, const RenderFn &Render,
-                                        llvm::StringRef FileName);
-
-// The ranges lowerParallelLoop replaces as a whole (its header).
+// The range the lowering replaces as a whole: the loop header.
 clang::CharSourceRange loopHeaderRange(const clang::SourceManager &SM, const ParallelLoop &Loop);
 
 // Lowers every loop in Loops; inner loops' insertions land before those of
