@@ -183,8 +183,13 @@ class CloneBuilder {
         CE && CE->getConstructor()->isDefaultConstructor() && CE->getConstructor()->isTrivial())
       return "";
     // Find where the initializer starts: the first '=', '{' or '(' after the
-    // name that is not inside the declarator's array bounds.
+    // declarator (whose array bounds and function-pointer parameter lists
+    // come after the name) that is not inside array bounds.
     SourceLocation Cursor = SM.getExpansionLoc(V->getLocation()), Start;
+    if (const TypeSourceInfo *TSI = V->getTypeSourceInfo()) {
+      SourceLocation DeclaratorEnd = SM.getExpansionLoc(TSI->getTypeLoc().getEndLoc());
+      if (DeclaratorEnd.isValid() && SM.isBeforeInTranslationUnit(Cursor, DeclaratorEnd)) Cursor = DeclaratorEnd;
+    }
     for (int Brackets = 0; Start.isInvalid();) {
       std::optional<Token> Tok = Lexer::findNextToken(Cursor, SM, LO);
       if (!Tok || Tok->is(tok::eof)) return "";
@@ -242,22 +247,37 @@ class CloneBuilder {
     return Out + ";";
   }
 
+  // The declared parameter types of the function a call calls, directly or
+  // through a function pointer or reference.
+  static std::vector<QualType> parameterTypes(const CallExpr *Call) {
+    std::vector<QualType> Types;
+    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+      for (const ParmVarDecl *P : Callee->parameters()) Types.push_back(P->getType());
+      return Types;
+    }
+    QualType T = Call->getCallee()->getType();
+    if (const auto *Ptr = T->getAs<PointerType>()) T = Ptr->getPointeeType();
+    if (const auto *Proto = T.getNonReferenceType()->getAs<FunctionProtoType>())
+      Types.assign(Proto->param_type_begin(), Proto->param_type_end());
+    return Types;
+  }
+
   // Arguments are evaluated in the parent before the frame is exposed to
   // thieves, so a thief's continuation cannot race with their evaluation.
   void spawnArguments(const SpawnSite &Site, std::string &Decls, std::string &Args) {
-    const FunctionDecl *Callee = Site.Callee;
+    const std::vector<QualType> Params = parameterTypes(Site.Call);
     for (unsigned I = 0; I < Site.Call->getNumArgs(); ++I) {
       const Expr *Arg = Site.Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg)) break;
       std::string Name = fmt::format("__a{}", I);
       std::string Value = text(Arg->getSourceRange());
       if (!Args.empty()) Args += ", ";
-      if (I >= Callee->getNumParams()) {
+      if (I >= Params.size()) {
         Decls += fmt::format("auto &&{} = {}; ", Name, Value);
         Args += fmt::format("static_cast<decltype({0}) &&>({0})", Name);
         continue;
       }
-      QualType T = Callee->getParamDecl(I)->getType();
+      QualType T = Params[I];
       if (T->isReferenceType()) {
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T, Name), Value);
         Args += fmt::format("static_cast<{}>({})", typeQualified(Ctx, T), Name);

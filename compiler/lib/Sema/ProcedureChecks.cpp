@@ -83,26 +83,34 @@ bool checkProcedureSignature(ASTContext &Ctx, const FunctionDecl *FD) {
   return true;
 }
 
-const char *unsupportedCalleeKind(const CallExpr *Call) {
+const char *unsupportedCalleeKind(ASTContext &Ctx, const CallExpr *Call) {
   // Member functions are never cilk procedures in this version, so a spawned
   // member call is a plain call (obj.m(), p->m(), S::m()).
   if (isa<CXXOperatorCallExpr>(Call)) return "an operator call (including calling a lambda)";
   if (isa<UserDefinedLiteral, CUDAKernelCallExpr>(Call)) return "this kind of call";
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee) return "a call through a function pointer or function object";
-  if (Callee->getBuiltinID()) return "a builtin function";
-  if (Callee->getReturnType()->isReferenceType()) return "a function returning a reference";
+  if (!Callee) {
+    // Through a pointer or reference to a function: a plain call. (Function
+    // objects and lambdas are operator calls, rejected above.)
+    QualType T = Call->getCallee()->getType();
+    if (const auto *Ptr = T->getAs<PointerType>()) T = Ptr->getPointeeType();
+    if (!T.getNonReferenceType()->isFunctionProtoType()) return "a call through a pointer to a member function";
+  } else if (Callee->getBuiltinID()) {
+    return "a builtin function";
+  }
+  if (Call->getCallReturnType(Ctx)->isReferenceType())
+    return "a function returning a reference";
   return nullptr;
 }
 
 bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
-  QualType Result = Site.Callee->getReturnType().getCanonicalType().getUnqualifiedType();
+  QualType Result = Site.Call->getCallReturnType(Ctx).getCanonicalType().getUnqualifiedType();
   QualType Declared = Site.Target ? Site.Target->getType() : Site.TargetLValue->getType();
   QualType Target = Declared.getCanonicalType().getUnqualifiedType();
   if (Ctx.hasSameType(Result, Target)) return true;
   std::string Name = Site.Target ? "variable '" + Site.Target->getName().str() + "'" : std::string("an expression");
   diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::SpawnTargetTypeMismatch)
-      << Site.Callee->getReturnType() << Name << Declared;
+      << Site.Call->getCallReturnType(Ctx) << Name << Declared;
   return false;
 }
 

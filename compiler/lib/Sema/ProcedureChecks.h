@@ -13,7 +13,7 @@ namespace cilkpp {
 bool checkProcedureSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 
 // Why a spawned call cannot be handled, or nullptr when it can.
-const char *unsupportedCalleeKind(const clang::CallExpr *Call);
+const char *unsupportedCalleeKind(clang::ASTContext &Ctx, const clang::CallExpr *Call);
 
 // The spawn's target must have the callee's return type.
 bool checkSpawnTarget(clang::ASTContext &Ctx, const SpawnSite &Site);

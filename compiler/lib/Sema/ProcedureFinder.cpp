@@ -255,7 +255,7 @@ class Binder {
       diag::report(Diags, U.Loc, diag::SpawnNotCall) << U.Spelling;
       return false;
     }
-    if (const char *Why = unsupportedCalleeKind(Call)) {
+    if (const char *Why = unsupportedCalleeKind(Ctx, Call)) {
       diag::report(Diags, U.Loc, diag::SpawnCalleeUnsupported) << Why;
       return false;
     }
