@@ -283,8 +283,6 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   }
   if (!Ok) return false;
 
-  // Variables declared together are rewritten together, so they share
-  // residency.
   // A reference's address is its referent's, wherever the frame keeps it.
   llvm::DenseSet<const VarDecl *> Resident;
   for (const VarDecl *V : Taken.Taken)
@@ -298,6 +296,8 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   for (const VarDecl *V : Walker.Fields)
     if (!V->getType()->isReferenceType() && !V->getType().isTriviallyCopyableType(Ctx))
       Managed.insert(V), Resident.insert(V);
+  // Variables declared together are rewritten together, so they share
+  // residency.
   shareResidencyWithinDeclarations(FD->getBody(), Walker.Fields, Resident);
 
   // The fast clone stores a live variable by naming it at the spawn, which
