@@ -40,4 +40,12 @@ void GrainsizePragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Int
   if (InMainFile) Pragmas.push_back({CharSourceRange::getCharRange(Introducer.Loc, Tok.getLocation()), Value});
 }
 
+void UnknownCilkPragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer, Token &FirstToken) {
+  if (PP.getSourceManager().isWrittenInMainFile(Introducer.Loc))
+    diag::report(PP.getDiagnostics(), FirstToken.getLocation(), diag::UnknownCilkPragma)
+        << PP.getSpelling(FirstToken);
+  Token Tok = FirstToken;
+  while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof)) PP.Lex(Tok);
+}
+
 }  // namespace cilkpp

@@ -27,4 +27,12 @@ class GrainsizePragmaHandler : public clang::PragmaHandler {
   std::vector<GrainPragma> &Pragmas;
 };
 
+// Every other `#pragma cilk ...` in the main file is an error rather than a
+// pragma the host compiler would silently ignore.
+class UnknownCilkPragmaHandler : public clang::PragmaHandler {
+ public:
+  UnknownCilkPragmaHandler() : PragmaHandler("") {}
+  void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer, clang::Token &FirstToken) override;
+};
+
 }  // namespace cilkpp

@@ -164,6 +164,7 @@ class TranslationAction : public ASTFrontendAction {
     PP.setPredefines(PP.getPredefines() + keywordPredefines());
     PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses));
     PP.AddPragmaHandler("cilk", new GrainsizePragmaHandler(Pragmas));
+    PP.AddPragmaHandler("cilk", new UnknownCilkPragmaHandler);
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {

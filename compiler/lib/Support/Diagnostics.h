@@ -27,6 +27,7 @@ enum ID {
   CfgUnavailable,
   GrainsizeMalformed,
   GrainsizeNotBeforeLoop,
+  UnknownCilkPragma,
   LoopShapeUnsupported,
   LoopBodyLeaves,
   LoopVariableModified,
