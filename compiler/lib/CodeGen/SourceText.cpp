@@ -9,10 +9,6 @@ using namespace clang;
 
 namespace cilkpp {
 
-CharSourceRange fileRange(const SourceManager &SM, SourceRange R) {
-  return CharSourceRange::getTokenRange(SM.getExpansionLoc(R.getBegin()), SM.getExpansionRange(R.getEnd()).getEnd());
-}
-
 SourceLocation semicolonAfter(ASTContext &Ctx, SourceLocation End) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::optional<Token> Next = Lexer::findNextToken(SM.getExpansionRange(End).getEnd(), SM, Ctx.getLangOpts());

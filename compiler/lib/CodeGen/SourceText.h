@@ -3,14 +3,11 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
+#include "Support/SourceRanges.h"
 
 #include <string>
 
 namespace cilkpp {
-
-// The file range a statement or expression was written in (macro
-// expansions resolved to where they were expanded).
-clang::CharSourceRange fileRange(const clang::SourceManager &SM, clang::SourceRange R);
 
 // The statement's range including a trailing ';' if it has one.
 clang::CharSourceRange statementRange(clang::ASTContext &Ctx, const clang::Stmt *S);

@@ -2,6 +2,7 @@
 
 #include "Sema/Jumps.h"
 #include "Support/Diagnostics.h"
+#include "Support/SourceRanges.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -15,10 +16,6 @@ using namespace clang;
 
 namespace cilkpp {
 namespace {
-
-CharSourceRange expandedRange(const SourceManager &SM, SourceRange R) {
-  return CharSourceRange::getTokenRange(SM.getExpansionLoc(R.getBegin()), SM.getExpansionRange(R.getEnd()).getEnd());
-}
 
 // The ForStmt each cilk_for keyword expanded into.
 class ForStmtFinder : public RecursiveASTVisitor<ForStmtFinder> {
@@ -278,7 +275,7 @@ const ParallelLoop *enclosingLoop(const SourceManager &SM, ArrayRef<ParallelLoop
   const ParallelLoop *Best = nullptr;
   unsigned BestSize = 0;
   for (const ParallelLoop &L : Loops) {
-    CharSourceRange Body = expandedRange(SM, L.Loop->getBody()->getSourceRange());
+    CharSourceRange Body = fileRange(SM, L.Loop->getBody()->getSourceRange());
     if (!SM.isPointWithin(Loc, Body.getBegin(), Body.getEnd())) continue;
     unsigned Size = SM.getFileOffset(Body.getEnd()) - SM.getFileOffset(Body.getBegin());
     if (!Best || Size < BestSize) Best = &L, BestSize = Size;
