@@ -25,7 +25,10 @@ void wait_for_callee(Worker *w, Frame &waiter) noexcept {
 
 const FrameInfo call_waiter_info{"<call>", nullptr, sizeof(CallWaiterFrame), nullptr};
 
-void CallWaiterFrame::wait(Worker *w) noexcept { wait_for_callee(w, *this); }
+void CallWaiterFrame::wait(Worker *w) {
+  wait_for_callee(w, *this);
+  rethrow_pending(*this);
+}
 
 RootFrame::RootFrame() noexcept {
   info = &root_info;
@@ -35,6 +38,7 @@ RootFrame::RootFrame() noexcept {
   join.store(2, std::memory_order_relaxed);
   entry = 0;
   next_ready = nullptr;
+  pending = nullptr;
 }
 
 RootScope::RootScope() noexcept {
@@ -69,6 +73,9 @@ RootScope::~RootScope() {
   runtime.end_root();
 }
 
-void RootScope::wait(RootFrame &root) noexcept { wait_for_callee(worker_, root); }
+void RootScope::wait(RootFrame &root) {
+  wait_for_callee(worker_, root);
+  rethrow_pending(root);
+}
 
 }  // namespace cilkpp::rt

@@ -57,6 +57,12 @@ struct FrameDescription {
   std::vector<int> ScopeEntry;   // per cilk_scope; 0 when it spawns nothing
   bool FallsOffEnd = false;      // the closing brace is reachable
   bool EagerFrame = false;       // allocate the frame at entry, not at the first spawn
+  // The procedure may throw (ExceptionAnalysis): it numbers its spawns, and
+  // its resume clone can unwind.
+  bool MayThrow = false;
+  // Per spawn: the spawned call may throw, so the parent catches and routes
+  // the exception (exceptions.h).
+  std::vector<bool> SpawnMayThrow;
 
   bool hasExposingSpawn() const {
     for (bool Tail : SpawnIsTail)

@@ -50,6 +50,7 @@ class CloneBuilder {
         Final.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
     Final.InsertTextAfterToken(Body->getLBracLoc(), prologue());
     Final.InsertTextBefore(Body->getRBracLoc(), epilogue());
+    Final.InsertTextAfter(Body->getRBracLoc(), unwinding());
     // Inserted before the epilogue, which frees the frame; later fields
     // first, as C++ destroys them.
     for (const FrameField &F : Frame.Fields)
@@ -218,8 +219,8 @@ class CloneBuilder {
       // become `new (&field) T(args)`, `T{args}`, `T(e)` and `T`.
       std::string Init = defaultInitialised(V) ? "" : initializerText(V, IsCopyInit);
       if (IsCopyInit) Init = "(" + Init + ")";
-      return fmt::format("::new (static_cast<void *>(&{})) {}{}", fieldOf(V),
-                         typeQualified(Ctx, V->getType().getUnqualifiedType()), Init);
+      return fmt::format("::new (static_cast<void *>(&{})) {}{}{}", fieldOf(V),
+                         typeQualified(Ctx, V->getType().getUnqualifiedType()), Init, markLive(V));
     }
     std::string Init = initializerText(V, IsCopyInit);
     if (Init.empty()) return "";
@@ -303,12 +304,17 @@ class CloneBuilder {
     if (Fast && Frame.SpawnIsTail[Index]) return declaredTarget(Site, tailSpawnText(Site, Decls, Args));
 
     std::string Out = "{ " + Decls;
-    if (Fast && !Frame.EagerFrame)
-      Out += fmt::format("if (!__frame) __frame = ::cilkpp::rt::init_stack_frame(__frame_storage, __parent, __slot, &{}); ",
-                         Names.StackInfo);
+    if (Fast && !Frame.EagerFrame) {
+      std::string Init = fmt::format("__frame = ::cilkpp::rt::init_stack_frame(__frame_storage, __parent, __slot, &{});",
+                                     Names.StackInfo);
+      Out += Frame.MayThrow ? fmt::format("if (!__frame) {{ {} __frame->__cilkpp_seq = __seq; }} ", Init)
+                            : fmt::format("if (!__frame) {} ", Init);
+    }
     if (Fast)
       for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Spawn, Index)].FastPathSaves)
         Out += fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, V->getName().str()));
+    // Children are numbered in serial order before a thief can see the frame.
+    if (Frame.MayThrow) Out += "const unsigned __child = ++__frame->__cilkpp_spawns; ";
     Out += fmt::format("__frame->entry = {}; __w->push(__frame); ", Entry);
 
     const bool HasResult = Site.Target || Site.TargetLValue;
@@ -317,11 +323,15 @@ class CloneBuilder {
                                                  : std::string("nullptr");
     std::string Call;
     if (IsCilkCallee(Site.Callee))
-      Call = fmt::format("{}(__w, __frame, {}{}{})", qualifiedFastName(Site.Callee), Slot, Args.empty() ? "" : ", ",
-                         Args);
+      Call = fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee), Slot,
+                         Frame.MayThrow ? "__child" : "0", Args.empty() ? "" : ", ", Args);
     else
       Call = fmt::format("{}({})", text(Site.Call->getCallee()->getSourceRange()), Args);
-    Out += HasResult ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
+    if (Frame.SpawnMayThrow[Index]) {
+      Out += catchingCall(Site, Call);
+    } else {
+      Out += HasResult ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
+    }
 
     Out += "if (__builtin_expect(!__w->pop(), 0)) { ";
     Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, __r); ", Slot)
@@ -336,6 +346,19 @@ class CloneBuilder {
 
     if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Out, Entry);
     return declaredTarget(Site, Out);
+  }
+
+  // A spawned call that may throw: if the continuation was stolen meanwhile,
+  // the exception goes to the thief's frame, else on through this clone.
+  std::string catchingCall(const SpawnSite &Site, const std::string &Call) {
+    const std::string Handler = fmt::format(
+        "catch (...) {{ if (::cilkpp::rt::spawn_threw(__w, __frame, __child)) throw; return{}; }} ",
+        Kind == CloneKind::Fast && !isVoid() ? " {}" : "");
+    if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
+    const std::string R = typeQualified(Ctx, Site.Call->getCallReturnType(Ctx).getUnqualifiedType());
+    return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {0}({1}); __result.ready(); }} "
+                       "{2}auto &__r = __result.get(); ",
+                       R, Call, Handler);
   }
 
   // The Declare form declares its variable before the block that sets it.
@@ -357,7 +380,7 @@ class CloneBuilder {
                          text(Site.Call->getCallee()->getSourceRange()), Args);
     const bool HasResult = Site.Target || Site.TargetLValue;
     const std::string Result = HasResult ? typeQualified(Ctx, Site.Callee->getReturnType()) : "void";
-    std::string Call = fmt::format("{}(__w, &__call, __call.slot(){}{})", qualifiedFastName(Site.Callee),
+    std::string Call = fmt::format("{}(__w, &__call, __call.slot(), 0{}{})", qualifiedFastName(Site.Callee),
                                    Args.empty() ? "" : ", ", Args);
     if (!HasResult)
       return fmt::format("{{ {}::cilkpp::rt::CallWaiter<void> __call; {}; "
@@ -374,7 +397,16 @@ class CloneBuilder {
     llvm_unreachable("continuation point not found");
   }
 
-  std::string destroy(const VarDecl *V) { return fmt::format(" ::cilkpp::rt::destroy_field({});", fieldOf(V)); }
+  std::string destroy(const VarDecl *V) {
+    if (Frame.MayThrow)
+      return fmt::format(" __frame->{} = false; ::cilkpp::rt::destroy_field({});", liveFlagName(*Frame.field(V)),
+                         fieldOf(V));
+    return fmt::format(" ::cilkpp::rt::destroy_field({});", fieldOf(V));
+  }
+  // After a class-type field is constructed: unwinding must destroy it.
+  std::string markLive(const VarDecl *V) {
+    return Frame.MayThrow ? fmt::format(", __frame->{} = true", liveFlagName(*Frame.field(V))) : std::string();
+  }
 
   bool encloses(const Stmt *Outer, SourceLocation Loc) const {
     CharSourceRange R = fileRange(SM, Outer->getSourceRange());
@@ -421,9 +453,12 @@ class CloneBuilder {
   }
 
   // On the resume path a sync that may have to wait records where to resume.
-  static std::string resumeSync(int Entry) {
-    return fmt::format("__frame->entry = {0}; if (!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resume_{0}:; ",
-                       Entry);
+  // A procedure that may throw rethrows there what its children threw.
+  std::string resumeSync(int Entry) const {
+    std::string Out =
+        fmt::format("__frame->entry = {0}; if (!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resume_{0}:; ", Entry);
+    if (Frame.MayThrow) Out += "if (__builtin_expect(__frame->pending != nullptr, 0)) goto __cilkpp_unwind; ";
+    return Out;
   }
 
   void rewriteSync(unsigned Index) {
@@ -506,9 +541,11 @@ class CloneBuilder {
 
   std::string prologue() {
     if (Kind == CloneKind::Resume) {
-      std::string Out = fmt::format(" auto *const __frame = static_cast<{} *>(__base); switch (__frame->entry) {{",
-                                    Names.Frame);
+      std::string Out = fmt::format(" auto *const __frame = static_cast<{} *>(__base);", Names.Frame);
+      if (Frame.MayThrow) Out += " try {";
+      Out += " switch (__frame->entry) {";
       for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {0}: goto __cilkpp_resume_{0};", P.Entry);
+      if (Frame.MayThrow) Out += fmt::format(" case {}: goto __cilkpp_unwind_resume;", unwindEntry());
       return Out + " default: __builtin_unreachable(); }";
     }
     if (!Frame.EagerFrame)
@@ -517,6 +554,7 @@ class CloneBuilder {
                  : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;", Names.Frame);
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
+    if (Frame.MayThrow) Out += " __frame->__cilkpp_seq = __seq;";
     for (const ParmVarDecl *P : FD->parameters()) {
       if (!accessesFrame(P)) continue;
       if (!Frame.field(P)->ManagedLifetime) {
@@ -526,10 +564,39 @@ class CloneBuilder {
       // Moved, not copied, into the frame; the frame's object is the one the
       // body uses and destroys.
       const std::string T = typeQualified(Ctx, P->getType().getUnqualifiedType());
-      Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({}));", fieldOf(P), T, T,
-                         P->getName());
+      Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({})){};", fieldOf(P), T, T,
+                         P->getName(), markLive(P));
     }
-    return Out;
+    return Frame.MayThrow ? Out + " try {" : Out;
+  }
+
+  bool hasManagedFields() const {
+    return llvm::any_of(Frame.Fields, [](const FrameField &F) { return F.ManagedLifetime; });
+  }
+  int unwindEntry() const {
+    int Max = 0;
+    for (const ContinuationPoint &P : Frame.Points) Max = std::max(Max, P.Entry);
+    return Max + 1;
+  }
+
+  // Where an exception leaves a procedure that may throw. The fast clone
+  // frees a frame it allocated and lets the exception go on. The resume
+  // clone waits for its outstanding children (they precede the exception in
+  // serial order and may use the frame), destroys the live class-type
+  // fields and hands the first exception in serial order to the parent.
+  std::string unwinding() {
+    if (!Frame.MayThrow) return "";
+    const std::string DestroyLive = hasManagedFields() ? "__frame->__cilkpp_destroy_live(); " : "";
+    if (Kind == CloneKind::Fast)
+      return Frame.EagerFrame
+                 ? fmt::format("}} catch (...) {{ {}::cilkpp::rt::free_frame(__w, __frame); throw; }} ", DestroyLive)
+                 : "";
+    return fmt::format(
+        "}} catch (...) {{ ::cilkpp::rt::record_exception(__frame, ::std::current_exception(), "
+        "::cilkpp::rt::continuation_seq); goto __cilkpp_unwind; }} "
+        "__cilkpp_unwind: __frame->entry = {}; if (!::cilkpp::rt::sync(__w, __frame)) return; "
+        "__cilkpp_unwind_resume: {}::cilkpp::rt::complete_frame_exceptionally(__w, __frame, __frame->__cilkpp_seq); ",
+        unwindEntry(), DestroyLive);
   }
 
   // What runs when control falls off the closing brace.
@@ -541,8 +608,8 @@ class CloneBuilder {
       return IsMain ? Out + " return 0; " : Out + (Out.empty() ? "" : " ");
     }
     std::string Out = " { " + (Frame.EndEntry ? resumeSync(Frame.EndEntry) : std::string());
-    if (IsMain) return Out + "::cilkpp::rt::complete_frame<int>(__w, __frame, 0); } ";
-    if (isVoid()) return Out + "::cilkpp::rt::complete_frame(__w, __frame); } ";
+    if (IsMain) return Out + "::cilkpp::rt::complete_frame<int>(__w, __frame, 0); return; } ";
+    if (isVoid()) return Out + "::cilkpp::rt::complete_frame(__w, __frame); return; } ";
     return Out + "__builtin_unreachable(); } ";
   }
 

@@ -1,5 +1,7 @@
 #include "CodeGen/Naming.h"
 
+#include "Analysis/FrameDescription.h"
+
 #include "clang/AST/QualTypeNames.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -39,6 +41,8 @@ std::string qualifiedFastName(const FunctionDecl *FD) {
       Scope = NS->getName().str() + "::" + Scope;
   return "::" + Scope + namesFor(FD, 0).Fast;
 }
+
+std::string liveFlagName(const FrameField &F) { return "__cilkpp_live_" + F.Name; }
 
 std::string typeQualified(ASTContext &Ctx, QualType T) {
   return print(Ctx, TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true), "");

@@ -8,6 +8,8 @@
 
 namespace cilkpp {
 
+struct FrameField;
+
 struct ProcedureNames {
   std::string Frame;   // the frame struct
   std::string Info;    // its FrameInfo (the frame on the heap)
@@ -36,8 +38,18 @@ std::string parameterList(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
 std::string storagePrefix(const clang::FunctionDecl *FD);
 
 // Procedures without spawns leave them unused; -Wextra must stay quiet.
+// The frame member that says whether a class-type field is alive (kept by
+// procedures that may throw).
+std::string liveFlagName(const FrameField &F);
+
+// A run_root callback's parameters; a fast clone has these plus
+// FastCloneOrderParameter.
 inline constexpr const char *HiddenParameters =
     "[[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__parent, "
     "[[maybe_unused]] void *__slot";
+
+// The call's position among its parent's children, in serial order; only
+// procedures that may throw read it (exceptions.h).
+inline constexpr const char *FastCloneOrderParameter = "[[maybe_unused]] unsigned __seq";
 
 }  // namespace cilkpp

@@ -1,5 +1,6 @@
 #include "CodeGen/ProcedureEmitter.h"
 
+#include "Analysis/ExceptionAnalysis.h"
 #include "CodeGen/SourceText.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -19,6 +20,26 @@ QualType fieldType(ASTContext &Ctx, QualType T) {
   return T.getUnqualifiedType();
 }
 
+// What a procedure that may throw keeps in its frame: its position among its
+// parent's children, how many children it spawned, and which class-type
+// fields are alive, so that unwinding destroys exactly those, latest first.
+std::string exceptionState(const FrameDescription &Frame) {
+  std::string Out = "  unsigned __cilkpp_seq;\n  unsigned __cilkpp_spawns = 0;\n";
+  std::vector<const FrameField *> Managed;
+  for (const FrameField &F : Frame.Fields)
+    if (F.ManagedLifetime) Managed.push_back(&F);
+  if (Managed.empty()) return Out;
+  for (const FrameField *F : Managed) Out += fmt::format("  bool {} = false;\n", liveFlagName(*F));
+  llvm::sort(Managed, [&](const FrameField *A, const FrameField *B) {
+    return A->Var->getLocation() < B->Var->getLocation();
+  });
+  Out += "  void __cilkpp_destroy_live() noexcept {";
+  for (auto It = Managed.rbegin(); It != Managed.rend(); ++It)
+    Out += fmt::format(" if ({0}) {{ {0} = false; ::cilkpp::rt::destroy_field({1}); }}", liveFlagName(**It),
+                       (*It)->Name);
+  return Out + " }\n";
+}
+
 std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   std::string Out = "namespace {\n";
@@ -33,6 +54,7 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
     Out += F.ManagedLifetime ? fmt::format("  union {{ {} }};\n", Field) : fmt::format("  {}\n", Field);
     Managed |= F.ManagedLifetime;
   }
+  if (Frame.MayThrow) Out += exceptionState(Frame);
   if (Managed) Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
   Out += "};\n";
   Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
@@ -58,8 +80,8 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
   }
   return fmt::format(
       "{{\n"
-      "  return ::cilkpp::rt::run_root<{0}>([&]({1}) noexcept {{\n"
-      "    return {2}(__w, __parent, __slot{3});\n"
+      "  return ::cilkpp::rt::run_root<{0}>([&]({1}) {{\n"
+      "    return {2}(__w, __parent, __slot, 0{3});\n"
       "  }});\n"
       "}}",
       typeQualified(Ctx, FD->getReturnType()), HiddenParameters, qualifiedFastName(FD), Args);
@@ -67,10 +89,18 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
 
 }  // namespace
 
-std::string fastPrototype(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults) {
+// The fast clone's declarator. It throws what the procedure throws, so it is
+// noexcept exactly when the procedure is declared so: every file that
+// declares the procedure agrees on that.
+static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, StringRef Name, bool WithDefaults) {
   std::string Params = parameterList(Ctx, FD, WithDefaults);
-  return fmt::format("{}{} {}({}{}{}) noexcept;", storagePrefix(FD), typeQualified(Ctx, FD->getReturnType()),
-                     namesFor(FD, 0).Fast, HiddenParameters, Params.empty() ? "" : ", ", Params);
+  return fmt::format("{}{} {}({}, {}{}{}){}", storagePrefix(FD), typeQualified(Ctx, FD->getReturnType()), Name,
+                     HiddenParameters, FastCloneOrderParameter, Params.empty() ? "" : ", ", Params,
+                     declaredNothrow(FD) ? " noexcept" : "");
+}
+
+std::string fastPrototype(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults) {
+  return fastSignature(Ctx, FD, namesFor(FD, 0).Fast, WithDefaults) + ";";
 }
 
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
@@ -107,10 +137,8 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
 
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
 
-  std::string Params = parameterList(Ctx, FD, /*WithDefaults=*/false);
   std::string After = fmt::format("\n{}", lineDirective(BodyLine, FileName));
-  After += fmt::format("{}{} {}({}{}{}) noexcept {}\n", storagePrefix(FD), typeQualified(Ctx, FD->getReturnType()),
-                       Names.Fast, HiddenParameters, Params.empty() ? "" : ", ", Params, *FastBody);
+  After += fmt::format("{} {}\n", fastSignature(Ctx, FD, Names.Fast, /*WithDefaults=*/false), *FastBody);
   After += lineDirective(BodyLine, FileName);
   After += fmt::format("namespace {{ void {}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {} }}\n",
                        Names.Resume, *ResumeBody);

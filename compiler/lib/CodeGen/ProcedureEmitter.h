@@ -11,7 +11,8 @@
 
 namespace cilkpp {
 
-// `RT __cilkpp_f_fast(hidden..., params...) noexcept;`
+// `RT __cilkpp_f_fast(hidden..., unsigned __seq, params...);`, noexcept
+// when the procedure is declared so.
 std::string fastPrototype(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, bool WithDefaults);
 
 // Returns false if an error was reported.

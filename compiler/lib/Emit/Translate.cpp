@@ -4,6 +4,7 @@
 #include "cilkpp/compiler/Translate.h"
 
 #include "Analysis/ContinuationPoints.h"
+#include "Analysis/ExceptionAnalysis.h"
 #include "Analysis/FrameLayout.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
@@ -88,6 +89,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
   }
   if (Ctx.getDiagnostics().hasErrorOccurred()) return false;
+  analyseExceptions(Sema.CilkFunctions, Frames);
   bool Ok = true;
 
   for (SourceLocation Loc : Sema.CilkSpecifiers) Main.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));

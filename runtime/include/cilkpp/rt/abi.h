@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cilkpp/rt/exceptions.h"
 #include "cilkpp/rt/frame.h"
 #include "cilkpp/rt/worker.h"
 
@@ -42,6 +43,7 @@ inline F *new_frame(Worker *w, Frame *parent, void *result_slot, const FrameInfo
   f->parent = parent;
   f->result_slot = result_slot;
   f->join.store(1, std::memory_order_relaxed);
+  f->pending = nullptr;
   return f;
 }
 
@@ -154,16 +156,18 @@ struct CallWaiterFrame : Frame {
   CallWaiterFrame() noexcept {
     info = &call_waiter_info;
     join.store(2, std::memory_order_relaxed);
+    pending = nullptr;
   }
-  // The callee escaped: work until it has completed.
-  void wait(Worker *w) noexcept;
+  // The callee escaped: work until it has completed, then rethrow what it
+  // threw, if anything.
+  void wait(Worker *w);
 };
 
 template <class R>
 class CallWaiter : public CallWaiterFrame {
  public:
   R *slot() noexcept { return result_.slot(); }
-  R wait_for_result(Worker *w) noexcept {
+  R wait_for_result(Worker *w) {
     wait(w);
     return result_.take();
   }
@@ -193,8 +197,9 @@ class RootScope {
   RootScope &operator=(const RootScope &) = delete;
 
   Worker *worker() const noexcept { return worker_; }
-  // The root procedure escaped: work until its frame has completed.
-  void wait(RootFrame &root) noexcept;
+  // The root procedure escaped: work until its frame has completed, then
+  // rethrow what it threw, if anything.
+  void wait(RootFrame &root);
 
  private:
   Worker *worker_;
@@ -203,7 +208,7 @@ class RootScope {
 };
 
 template <class R, class Fast>
-inline R run_root(Fast &&fast) noexcept {
+inline R run_root(Fast &&fast) {
   RootScope scope;
   Worker *w = scope.worker();
   RootFrame root;

@@ -13,6 +13,7 @@ namespace cilkpp::rt {
 
 class Worker;
 struct Frame;
+struct PendingException;
 
 // Continues a frame at the continuation point recorded in Frame::entry.
 using ResumeFn = void (*)(Worker *, Frame *) noexcept;
@@ -46,6 +47,10 @@ struct Frame {
   // under the victim's deque lock; read by the victim after its pop failed
   // and by thieves of the frame's children (stolen later, same lock).
   Frame *promoted;
+  // The exception a child (or the continuation itself) threw, to be rethrown
+  // at the next sync; see exceptions.h. Valid on heap frames, roots and
+  // call waiters: a stack frame receives nothing until it is promoted.
+  PendingException *pending;
 };
 
 // Where a stack frame's state now lives: itself, or its heap copy.

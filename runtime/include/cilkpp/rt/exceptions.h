@@ -1,0 +1,75 @@
+// Exceptions across spawns: a child's exception is rethrown in its parent at
+// the parent's next sync. Only procedures that may throw use this (the
+// compiler decides); the others never pay for it.
+//
+// Serial order decides between exceptions: children are numbered in the
+// order their parent spawned them (the `seq` below), and when several
+// children throw, the first in serial order wins and the others are
+// destroyed. An exception of the continuation itself comes after every child
+// still outstanding, so it has the largest number.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "cilkpp/rt/frame.h"
+
+namespace cilkpp::rt {
+
+class Worker;
+
+// The position of the continuation's own exceptions in serial order.
+inline constexpr std::uint32_t continuation_seq = UINT32_MAX;
+
+struct PendingException {
+  std::exception_ptr error;
+  std::uint32_t seq;
+};
+
+// Keeps `error` in f unless f already holds one that comes first in serial
+// order. Thread safe: children completing on different workers may race.
+void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq);
+
+// A spawned call threw on this worker. True: the parent's continuation was
+// not stolen, so the exception goes on through the parent as in the serial
+// program. False: a thief runs the continuation; the exception was handed
+// to it (rethrown at its next sync) and the caller returns at once, as after
+// parent_stolen.
+[[gnu::cold]] bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
+
+// Ends a frame whose procedure threw on the resume path, after its children
+// have completed: frees it and hands the exception and the count to the
+// parent. seq_in_parent: the frame's position among its parent's children.
+[[gnu::cold]] void complete_frame_exceptionally(Worker *w, Frame *f, std::uint32_t seq_in_parent) noexcept;
+
+// A root call or a tail spawn waited for a callee that completed elsewhere:
+// rethrows what the callee threw, if anything.
+void rethrow_pending(Frame &waiter);
+
+// A spawned call's result, constructed in place only if the call returns:
+//   try { ::new (d.slot()) R(call); d.ready(); } catch (...) { ... }
+template <class R>
+class Deferred {
+ public:
+  Deferred() noexcept {}
+  ~Deferred() {
+    if constexpr (!std::is_trivially_destructible_v<R>)
+      if (ready_) value_.~R();
+  }
+  Deferred(const Deferred &) = delete;
+  Deferred &operator=(const Deferred &) = delete;
+  void *slot() noexcept { return static_cast<void *>(&value_); }
+  void ready() noexcept { ready_ = true; }
+  R &get() noexcept { return value_; }
+
+ private:
+  union {
+    R value_;
+  };
+  bool ready_ = false;
+};
+
+}  // namespace cilkpp::rt

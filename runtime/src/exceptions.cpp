@@ -1,0 +1,65 @@
+// Exceptions across spawns (see cilkpp/rt/exceptions.h).
+#include "cilkpp/rt/exceptions.h"
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+
+#include "cilkpp/rt/abi.h"
+#include "runtime.h"
+
+namespace cilkpp::rt {
+namespace {
+
+// Recording is rare (something threw), so frames share a few locks instead
+// of each carrying one.
+std::mutex &lock_for(const Frame *f) {
+  static std::array<std::mutex, 64> locks;
+  return locks[(reinterpret_cast<std::uintptr_t>(f) >> 6) % locks.size()];
+}
+
+void hand_back(Worker *w, Frame *f) noexcept {
+  const bool is_waiter = f->info->resume == nullptr;
+  if (f->join.fetch_sub(1, std::memory_order_acq_rel) == 1 && !is_waiter) w->make_ready(f);
+}
+
+}  // namespace
+
+void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
+  std::lock_guard<std::mutex> guard(lock_for(f));
+  if (f->pending == nullptr) {
+    f->pending = new PendingException{std::move(error), seq};
+  } else if (seq < f->pending->seq) {
+    f->pending->error = std::move(error);
+    f->pending->seq = seq;
+  }
+}
+
+bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
+  if (w->pop()) return true;
+  Frame *target = current_location(parent);
+  record_exception(target, std::current_exception(), seq);
+  w->escaping = true;
+  hand_back(w, target);
+  return false;
+}
+
+void complete_frame_exceptionally(Worker *w, Frame *f, std::uint32_t seq_in_parent) noexcept {
+  PendingException *thrown = f->pending;
+  Frame *parent = f->parent;
+  free_frame_generic(w, f);
+  record_exception(parent, std::move(thrown->error), seq_in_parent);
+  delete thrown;
+  hand_back(w, parent);
+}
+
+void rethrow_pending(Frame &waiter) {
+  PendingException *thrown = waiter.pending;
+  if (thrown == nullptr) return;
+  waiter.pending = nullptr;
+  std::exception_ptr error = std::move(thrown->error);
+  delete thrown;
+  std::rethrow_exception(std::move(error));
+}
+
+}  // namespace cilkpp::rt
