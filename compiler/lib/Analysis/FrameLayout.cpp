@@ -107,15 +107,22 @@ class AddressTakenFinder : public RecursiveASTVisitor<AddressTakenFinder> {
     if (V && Fields.contains(V) && !isValueUse(PM, DR)) Taken.insert(V);
     return true;
   }
+  // A lambda that captures a frame variable by reference may run as a
+  // spawned child or outlive a continuation point: the variable must stay
+  // where the lambda points. Arrays captured by copy cannot be re-captured
+  // from the frame (an init-capture would decay them).
   bool VisitLambdaExpr(LambdaExpr *L) {
-    for (const LambdaCapture &C : L->captures())
-      if (C.capturesVariable())
-        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()); V && Fields.contains(V))
-          CapturedBy.push_back({V, C.getLocation()});
+    for (const LambdaCapture &C : L->captures()) {
+      if (!C.capturesVariable()) continue;
+      const auto *V = dyn_cast<VarDecl>(C.getCapturedVar());
+      if (!V || !Fields.contains(V)) continue;
+      if (C.getCaptureKind() == LCK_ByRef) Taken.insert(V);
+      else if (V->getType()->isArrayType()) ArraysCapturedByCopy.push_back({V, C.getLocation()});
+    }
     return true;
   }
   llvm::DenseSet<const VarDecl *> Taken;
-  std::vector<std::pair<const VarDecl *, SourceLocation>> CapturedBy;
+  std::vector<std::pair<const VarDecl *, SourceLocation>> ArraysCapturedByCopy;
 
  private:
   ParentMap &PM;
@@ -277,7 +284,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
 
   AddressTakenFinder Taken(PM, Walker.Fields);
   Taken.TraverseStmt(FD->getBody());
-  for (const auto &[V, Loc] : Taken.CapturedBy) {
+  for (const auto &[V, Loc] : Taken.ArraysCapturedByCopy) {
     diag::report(Ctx.getDiagnostics(), Loc, diag::LambdaCapturesFrameVariable) << V->getName();
     Ok = false;
   }

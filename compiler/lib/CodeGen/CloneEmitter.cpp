@@ -11,6 +11,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <fmt/format.h>
 
@@ -146,10 +147,40 @@ class CloneBuilder {
       CloneBuilder &B;
       bool Ok = true;
       explicit Visitor(CloneBuilder &B) : B(B) {}
+      // A lambda captures a frame variable from the frame, by an init-capture
+      // of the same name and kind (`[&x]` becomes `[&x = __frame->x]`, an
+      // implicit capture gets one appended), so its body stays as written.
+      bool TraverseLambdaExpr(LambdaExpr *L) {
+        if (LambdaDepth == 0) {
+          SourceLocation Close = L->getIntroducerRange().getEnd();
+          for (const LambdaCapture &C : L->captures()) {
+            const auto *V = C.capturesVariable() ? dyn_cast<VarDecl>(C.getCapturedVar()) : nullptr;
+            if (!V || !B.accessesFrame(V)) continue;
+            const std::string Name = V->getName().str();
+            if (C.isExplicit()) {
+              SourceLocation At = B.SM.getSpellingLoc(C.getLocation());
+              B.substitute(At, Name.size(), Name + " = " + B.accessOf(V));
+              // The capture's own reference to the variable names it as written.
+              CaptureNames.insert(B.SM.getFileOffset(At));
+            } else {
+              const char *Kind = C.getCaptureKind() == LCK_ByRef ? "&" : "";
+              B.substitute(B.SM.getSpellingLoc(Close), 0, fmt::format(", {}{} = {}", Kind, Name, B.accessOf(V)));
+            }
+          }
+        }
+        ++LambdaDepth;
+        bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+        --LambdaDepth;
+        return Result;
+      }
+      unsigned LambdaDepth = 0;
+      llvm::DenseSet<unsigned> CaptureNames;
+
       bool VisitDeclRefExpr(DeclRefExpr *DR) {
         const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-        if (!V || !B.accessesFrame(V)) return true;
+        if (!V || !B.accessesFrame(V) || DR->refersToEnclosingVariableOrCapture()) return true;
         SourceLocation Loc = DR->getLocation();
+        if (CaptureNames.contains(B.SM.getFileOffset(B.SM.getSpellingLoc(Loc)))) return true;
         if (Loc.isMacroID()) {
           if (!B.SM.isMacroArgExpansion(Loc)) {
             diag::report(B.Ctx.getDiagnostics(), B.SM.getExpansionLoc(Loc), diag::ConstructUnsupported)
@@ -159,14 +190,24 @@ class CloneBuilder {
           }
           Loc = B.SM.getSpellingLoc(Loc);
         }
-        std::string Access = B.accessOf(V);
-        B.Substitutions[B.SM.getFileOffset(Loc)] = {static_cast<unsigned>(V->getName().size()), Access};
-        if (!B.insideWholeRange(Loc)) B.Final.ReplaceText(Loc, V->getName().size(), Access);
+        B.substitute(Loc, V->getName().size(), B.accessOf(V));
         return true;
       }
     } V(*this);
     V.TraverseStmt(FD->getBody());
     return V.Ok;
+  }
+
+  // Replaces Length characters at Loc, in the clone and in the text of any
+  // statement replaced as a whole.
+  // Insertions (Length 0) at one place accumulate.
+  void substitute(SourceLocation Loc, unsigned Length, const std::string &Text) {
+    auto [It, Inserted] = Substitutions.try_emplace(SM.getFileOffset(Loc), Length, Text);
+    if (!Inserted && Length == 0 && It->second.first == 0) It->second.second += Text;
+    else It->second = {Length, Text};
+    if (insideWholeRange(Loc)) return;
+    if (Length == 0) Final.InsertTextBefore(Loc, Text);
+    else Final.ReplaceText(Loc, Length, Text);
   }
 
   // `T v;` of a class type: its initializer is an implicit default construction.
@@ -265,20 +306,35 @@ class CloneBuilder {
 
   // Arguments are evaluated in the parent before the frame is exposed to
   // thieves, so a thief's continuation cannot race with their evaluation.
+  // A function object or lambda called in place (`spawn [&] { ... }()`):
+  // the object is evaluated first, as C++17 evaluates a call's callee.
+  static const Expr *calledObject(const SpawnSite &Site) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Site.Call);
+    return Op ? Op->getArg(0) : nullptr;
+  }
+  std::string calleeText(const SpawnSite &Site) {
+    return calledObject(Site) ? std::string("__f") : text(Site.Call->getCallee()->getSourceRange());
+  }
+
   void spawnArguments(const SpawnSite &Site, std::string &Decls, std::string &Args) {
     const std::vector<QualType> Params = parameterTypes(Site.Call);
-    for (unsigned I = 0; I < Site.Call->getNumArgs(); ++I) {
+    unsigned First = 0;
+    if (const Expr *Object = calledObject(Site)) {
+      Decls += fmt::format("auto &&__f = {}; ", text(Object->getSourceRange()));
+      First = 1;
+    }
+    for (unsigned I = First; I < Site.Call->getNumArgs(); ++I) {
       const Expr *Arg = Site.Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg)) break;
-      std::string Name = fmt::format("__a{}", I);
+      std::string Name = fmt::format("__a{}", I - First);
       std::string Value = text(Arg->getSourceRange());
       if (!Args.empty()) Args += ", ";
-      if (I >= Params.size()) {
+      if (I - First >= Params.size()) {
         Decls += fmt::format("auto &&{} = {}; ", Name, Value);
         Args += fmt::format("static_cast<decltype({0}) &&>({0})", Name);
         continue;
       }
-      QualType T = Params[I];
+      QualType T = Params[I - First];
       if (T->isReferenceType()) {
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T, Name), Value);
         Args += fmt::format("static_cast<{}>({})", typeQualified(Ctx, T), Name);
@@ -326,7 +382,7 @@ class CloneBuilder {
       Call = fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee), Slot,
                          Frame.MayThrow ? "__child" : "0", Args.empty() ? "" : ", ", Args);
     else
-      Call = fmt::format("{}({})", text(Site.Call->getCallee()->getSourceRange()), Args);
+      Call = fmt::format("{}({})", calleeText(Site), Args);
     if (Frame.SpawnMayThrow[Index]) {
       Out += catchingCall(Site, Call);
     } else {
@@ -376,8 +432,7 @@ class CloneBuilder {
     if (Site.Target) Target = (accessesFrame(Site.Target) ? fieldOf(Site.Target) : Site.Target->getName().str()) + " = ";
     if (Site.TargetLValue) Target = "*__t = ";
     if (!IsCilkCallee(Site.Callee))
-      return fmt::format("{{ {}{}{}({}); }}", Decls, Target,
-                         text(Site.Call->getCallee()->getSourceRange()), Args);
+      return fmt::format("{{ {}{}{}({}); }}", Decls, Target, calleeText(Site), Args);
     const bool HasResult = Site.Target || Site.TargetLValue;
     const std::string Result = HasResult ? typeQualified(Ctx, Site.Callee->getReturnType()) : "void";
     std::string Call = fmt::format("{}(__w, &__call, __call.slot(), 0{}{})", qualifiedFastName(Site.Callee),

@@ -86,12 +86,15 @@ bool checkProcedureSignature(ASTContext &Ctx, const FunctionDecl *FD) {
 const char *unsupportedCalleeKind(ASTContext &Ctx, const CallExpr *Call) {
   // Member functions are never cilk procedures in this version, so a spawned
   // member call is a plain call (obj.m(), p->m(), S::m()).
-  if (isa<CXXOperatorCallExpr>(Call)) return "an operator call (including calling a lambda)";
+  // A function object or lambda called in place is a plain call of its
+  // operator(); other operators are not calls a user would spawn.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call); Op && Op->getOperator() != OO_Call)
+    return "an operator call";
   if (isa<UserDefinedLiteral, CUDAKernelCallExpr>(Call)) return "this kind of call";
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee) {
     // Through a pointer or reference to a function: a plain call. (Function
-    // objects and lambdas are operator calls, rejected above.)
+    // objects and lambdas are operator calls, handled above.)
     QualType T = Call->getCallee()->getType();
     if (const auto *Ptr = T->getAs<PointerType>()) T = Ptr->getPointeeType();
     if (!T.getNonReferenceType()->isFunctionProtoType()) return "a call through a pointer to a member function";

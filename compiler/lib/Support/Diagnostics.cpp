@@ -33,7 +33,7 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Note, "cilkpp: %0 here"},
     {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet"},
     {clang::DiagnosticsEngine::Error,
-     "cilkpp: lambda capturing '%0', which lives across a continuation point, is not supported yet"},
+     "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: could not build the control-flow graph of '%0'"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: expected '#pragma cilk grainsize(N)' with N a positive integer literal"},
