@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): fib, nqueens, heat, cilksort and matmul from examples/, each built two ways
-# and run three ways:
+# Benchmark (not a test): the programs of examples/, each built two ways and
+# run three ways:
 #   TS  serial elision      cilkpp --serial -O2
 #   T1  parallel, 1 worker  cilkpp -O2, CILKPP_NWORKERS=1
 #   T2  parallel, 2 workers cilkpp -O2, CILKPP_NWORKERS=2
@@ -8,13 +8,13 @@
 # the parallel code on one worker; T1/T2 the speedup on two.
 # Every run's output must equal the serial elision's, or the script fails.
 #
-# Usage: bench/run.sh [-n RUNS] [--fib "N..."] [--nqueens "N..."] [--heat "N..."] [--cilksort "N..."] [--matmul "N..."] [--no-build]
+# Usage: bench/run.sh [-n RUNS] [--only "PROG..."] [--PROG "ARG..."]... [--no-build]
 #   -n RUNS          runs per measurement, best one counts (default 5)
-#   --fib "36 30"    fib arguments (default "36 30")
-#   --nqueens "11"   nqueens arguments (default "11")
-#   --heat "1024"    heat plate sizes, 100 steps each (default "1024")
-#   --cilksort "N"   cilksort array sizes (default "4000000")
-#   --matmul "N"     matmul matrix sizes, powers of two (default "512")
+#   --only "a b"     run only these programs (default: all, in the order below)
+#   --PROG "A B"     the program's first argument, one row per value; defaults:
+#                    fib "36 30", nqueens 11, heat 1024 (100 steps), cilksort 4000000,
+#                    matmul 512, strassen 512, knapsack 30, lu 512, fft 1048576,
+#                    uts 0 (its default tree), wordfreq 20000
 #   --no-build       use the existing $BUILD_DIR/bin/cilkpp
 # Environment: BUILD_DIR (default build), CXX (the host compiler).
 set -euo pipefail
@@ -24,24 +24,24 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command_line="bench/run.sh"
 (($#)) && command_line+=$(printf ' %q' "$@")
 runs=5
-fib_args="36 30"
-nqueens_args="11"
-heat_args="1024"
-cilksort_args="4000000"
-matmul_args="512"
+programs=(fib nqueens heat cilksort matmul strassen knapsack lu fft uts wordfreq)
+declare -A args=([fib]="36 30" [nqueens]=11 [heat]=1024 [cilksort]=4000000 [matmul]=512
+                 [strassen]=512 [knapsack]=30 [lu]=512 [fft]=1048576 [uts]=0 [wordfreq]=20000)
 build=1
 while (($#)); do
   case "$1" in
     -n) runs=$2; shift 2 ;;
-    --fib) fib_args=$2; shift 2 ;;
-    --nqueens) nqueens_args=$2; shift 2 ;;
-    --heat) heat_args=$2; shift 2 ;;
-    --cilksort) cilksort_args=$2; shift 2 ;;
-    --matmul) matmul_args=$2; shift 2 ;;
+    --only) read -r -a programs <<<"$2"; shift 2 ;;
     --no-build) build=0; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    --*) prog=${1#--}
+         [[ -v args[$prog] ]] || { echo "bench: unknown program '$prog' (see --help)" >&2; exit 2; }
+         args[$prog]=$2; shift 2 ;;
     *) echo "bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
+done
+for prog in "${programs[@]}"; do
+  [[ -v args[$prog] ]] || { echo "bench: unknown program '$prog' (see --help)" >&2; exit 2; }
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: -n needs a positive integer" >&2; exit 2; }
 
@@ -75,7 +75,7 @@ echo "# times:    best of $runs runs, wall clock, seconds"
 (($(nproc) >= 2)) || echo "# warning:  fewer than 2 CPUs, T2 cannot show a speedup"
 
 # Build each program as serial elision and as parallel code.
-for prog in fib nqueens heat cilksort matmul; do
+for prog in "${programs[@]}"; do
   "$cilkpp" --serial -O2 "examples/$prog.cilkpp" -o "$out/$prog-serial" || fail "cannot build $prog (serial)"
   "$cilkpp" -O2 "examples/$prog.cilkpp" -o "$out/$prog-parallel" || fail "cannot build $prog (parallel)"
 done
@@ -114,8 +114,6 @@ row() {
     printf "%-14s %-20s %9.3f %9.3f %9.3f %7.2f %7.2f\n", name, res, ts, t1, t2,
            (ts > 0 ? t1 / ts : 0), (t2 > 0 ? t1 / t2 : 0) }'
 }
-for n in $fib_args; do row fib "$n"; done
-for n in $nqueens_args; do row nqueens "$n"; done
-for n in $heat_args; do row heat "$n"; done
-for n in $cilksort_args; do row cilksort "$n"; done
-for n in $matmul_args; do row matmul "$n"; done
+for prog in "${programs[@]}"; do
+  for n in ${args[$prog]}; do row "$prog" "$n"; done
+done
