@@ -74,6 +74,13 @@ class CloneBuilder {
   std::string valueToStore(const VarDecl *V, const std::string &Name) const {
     return Frame.field(V)->IsReference ? fmt::format("__builtin_addressof({})", Name) : Name;
   }
+  // A byte copy for class types: trivially copyable ones may still have no
+  // usable copy assignment (a const member).
+  std::string saveText(const VarDecl *V) const {
+    if (V->getType()->isRecordType())
+      return fmt::format("::cilkpp::rt::init_field({}, {}); ", fieldOf(V), V->getName().str());
+    return fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, V->getName().str()));
+  }
   std::string text(SourceRange R) { return render(fileRange(SM, R)); }
 
   // The source text of a range with frame accesses substituted.
@@ -216,14 +223,16 @@ class CloneBuilder {
     return CE && CE->getNumArgs() == 0 && CE->getParenOrBraceRange().isInvalid();
   }
 
+  static bool defaultConstructorIsTrivial(const VarDecl *V) {
+    const auto *CE = cast<CXXConstructExpr>(V->getInit());
+    return CE->getConstructor()->isTrivial();
+  }
+
   // The text that initialises a variable: "5" for `int x = 5`, "{1, 2}" for
   // `int a[2]{1, 2}`, "(3)" for `S s(3)`; empty when default-initialised.
   std::string initializerText(const VarDecl *V, bool &IsCopyInit) {
     const Expr *Init = V->getInit();
-    if (!Init) return "";
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(Init);
-        CE && CE->getConstructor()->isDefaultConstructor() && CE->getConstructor()->isTrivial())
-      return "";
+    if (!Init || defaultInitialised(V)) return "";
     // Find where the initializer starts: the first '=', '{' or '(' after the
     // declarator (whose array bounds and function-pointer parameter lists
     // come after the name) that is not inside array bounds.
@@ -258,12 +267,14 @@ class CloneBuilder {
     if (Frame.field(V)->ManagedLifetime) {
       // Constructed in place: `T v(args)`, `T v{args}`, `T v = e` and `T v`
       // become `new (&field) T(args)`, `T{args}`, `T(e)` and `T`.
-      std::string Init = defaultInitialised(V) ? "" : initializerText(V, IsCopyInit);
+      std::string Init = initializerText(V, IsCopyInit);
       if (IsCopyInit) Init = "(" + Init + ")";
       return fmt::format("::new (static_cast<void *>(&{})) {}{}{}", fieldOf(V),
                          typeQualified(Ctx, V->getType().getUnqualifiedType()), Init, markLive(V));
     }
-    std::string Init = initializerText(V, IsCopyInit);
+    // `T v;` of a trivially copyable class whose default constructor does
+    // something (default member initializers, a user-provided constructor).
+    std::string Init = defaultInitialised(V) && !defaultConstructorIsTrivial(V) ? "{}" : initializerText(V, IsCopyInit);
     if (Init.empty()) return "";
     if (Frame.field(V)->IsReference) {
       // `T &r = e` and `T &r(e)` / `T &r{e}`: the referent's address.
@@ -368,7 +379,7 @@ class CloneBuilder {
     }
     if (Fast)
       for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Spawn, Index)].FastPathSaves)
-        Out += fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, V->getName().str()));
+        Out += saveText(V);
     // Children are numbered in serial order before a thief can see the frame.
     if (Frame.MayThrow) Out += "const unsigned __child = ++__frame->__cilkpp_spawns; ";
     Out += fmt::format("__frame->entry = {}; __w->push(__frame); ", Entry);

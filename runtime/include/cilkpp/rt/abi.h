@@ -26,11 +26,16 @@ struct nondeduced {
   using type = T;
 };
 
-// Initialises a frame field from the initializer of the variable it holds.
-// Frame fields are trivially copyable, so a byte copy is their initialisation.
+// Stores a value into a frame field of trivially copyable type T. Arrays and
+// classes without a usable copy assignment (a const member) are byte-copied;
+// the rest are assigned, which GCC's -Wstringop-overflow also understands.
 template <class T>
 inline void init_field(T &field, const typename nondeduced<T>::type &value) noexcept {
-  std::memcpy(static_cast<void *>(&field), static_cast<const void *>(&value), sizeof(T));
+  static_assert(std::is_trivially_copyable_v<T>);
+  if constexpr (std::is_trivially_copy_assignable_v<T>)
+    field = value;
+  else
+    std::memcpy(static_cast<void *>(&field), static_cast<const void *>(&value), sizeof(T));
 }
 
 // Allocates and initialises a frame of generated type F from w's pool.
