@@ -4,7 +4,8 @@
 #   TS  serial elision      cilkpp --serial -O2
 #   T1  parallel, 1 worker  cilkpp -O2, CILKPP_NWORKERS=1
 #   T2  parallel, 2 workers cilkpp -O2, CILKPP_NWORKERS=2
-# Each time is the best wall-clock time of N runs. T1/TS is the overhead of
+# Each time is the best wall-clock time of N runs; the three configurations
+# alternate run by run. T1/TS is the overhead of
 # the parallel code on one worker; T1/T2 the speedup on two.
 # Every run's output must equal the serial elision's, or the script fails.
 #
@@ -13,8 +14,8 @@
 #   --only "a b"     run only these programs (default: all, in the order below)
 #   --PROG "A B"     the program's first argument, one row per value; defaults:
 #                    fib "36 30", nqueens 11, heat 1024 (100 steps), cilksort 4000000,
-#                    matmul 512, strassen 512, knapsack 30, lu 512, fft 1048576,
-#                    uts 0 (its default tree), wordfreq 20000
+#                    matmul 512, strassen 1024, knapsack 32, lu 1024, fft 4194304,
+#                    uts 100000 (roots of the binomial tree), wordfreq 20000
 #   --no-build       use the existing $BUILD_DIR/bin/cilkpp
 # Environment: BUILD_DIR (default build), CXX (the host compiler).
 set -euo pipefail
@@ -26,7 +27,7 @@ command_line="bench/run.sh"
 runs=5
 programs=(fib nqueens heat cilksort matmul strassen knapsack lu fft uts wordfreq)
 declare -A args=([fib]="36 30" [nqueens]=11 [heat]=1024 [cilksort]=4000000 [matmul]=512
-                 [strassen]=512 [knapsack]=30 [lu]=512 [fft]=1048576 [uts]=0 [wordfreq]=20000)
+                 [strassen]=1024 [knapsack]=32 [lu]=1024 [fft]=4194304 [uts]=100000 [wordfreq]=20000)
 build=1
 while (($#)); do
   case "$1" in
@@ -80,38 +81,47 @@ for prog in "${programs[@]}"; do
   "$cilkpp" -O2 "examples/$prog.cilkpp" -o "$out/$prog-parallel" || fail "cannot build $prog (parallel)"
 done
 
-# best_time WORKERS PROGRAM ARGS...: prints the best time in seconds. Every
-# run must print $expected. An empty WORKERS leaves CILKPP_NWORKERS unset.
-best_time() {
-  local workers=$1; shift
-  local best="" start end us output status
-  for ((i = 0; i < runs; i++)); do
-    start=$EPOCHREALTIME
-    if [[ -n $workers ]]; then
-      output=$(CILKPP_NWORKERS=$workers "$@") && status=0 || status=$?
-    else
-      output=$("$@") && status=0 || status=$?
-    fi
-    end=$EPOCHREALTIME
-    ((status == 0)) || fail "'$*' (workers: ${workers:-n/a}) exited with status $status"
-    [[ $output == "$expected" ]] ||
-      fail "'$*' (workers: ${workers:-n/a}) printed '$output', the serial elision printed '$expected'"
-    us=$(( ${end/./} - ${start/./} ))
-    if [[ -z $best ]] || ((us < best)); then best=$us; fi
-  done
-  printf '%d.%06d' $((best / 1000000)) $((best % 1000000))
+# time_once WORKERS PROGRAM ARG: one run's wall-clock time in microseconds.
+# The run must print $expected. An empty WORKERS leaves CILKPP_NWORKERS unset.
+time_once() {
+  local workers=$1 start end output status
+  shift
+  start=$EPOCHREALTIME
+  if [[ -n $workers ]]; then
+    output=$(CILKPP_NWORKERS=$workers "$@") && status=0 || status=$?
+  else
+    output=$("$@") && status=0 || status=$?
+  fi
+  end=$EPOCHREALTIME
+  ((status == 0)) || fail "'$*' (workers: ${workers:-n/a}) exited with status $status"
+  [[ $output == "$expected" ]] ||
+    fail "'$*' (workers: ${workers:-n/a}) printed '$output', the serial elision printed '$expected'"
+  echo $(( ${end/./} - ${start/./} ))
 }
 
-printf '\n%-14s %-20s %9s %9s %9s %7s %7s\n' benchmark result TS T1 T2 T1/TS T1/T2
+seconds() { printf '%d.%06d' $(($1 / 1000000)) $(($1 % 1000000)); }
+
+printf '\n%-18s %-34s %9s %9s %9s %7s %7s\n' benchmark result TS T1 T2 T1/TS T1/T2
+# The three configurations take turns, so a burst of load from elsewhere on
+# the machine hits one round of all three rather than one configuration.
 row() {
-  local prog=$1 arg=$2 ts t1 t2
+  local prog=$1 arg=$2 ts="" t1="" t2="" us summary
   # The serial elision's output is the reference; this first run also warms up.
   expected=$("$out/$prog-serial" "$arg") || fail "'$out/$prog-serial $arg' failed"
-  ts=$(best_time "" "$out/$prog-serial" "$arg") || exit 1
-  t1=$(best_time 1 "$out/$prog-parallel" "$arg") || exit 1
-  t2=$(best_time 2 "$out/$prog-parallel" "$arg") || exit 1
-  awk -v name="$prog($arg)" -v res="${expected//$'\n'/; }" -v ts="$ts" -v t1="$t1" -v t2="$t2" 'BEGIN {
-    printf "%-14s %-20s %9.3f %9.3f %9.3f %7.2f %7.2f\n", name, res, ts, t1, t2,
+  for ((i = 0; i < runs; i++)); do
+    us=$(time_once "" "$out/$prog-serial" "$arg") || exit 1
+    if [[ -z $ts ]] || ((us < ts)); then ts=$us; fi
+    us=$(time_once 1 "$out/$prog-parallel" "$arg") || exit 1
+    if [[ -z $t1 ]] || ((us < t1)); then t1=$us; fi
+    us=$(time_once 2 "$out/$prog-parallel" "$arg") || exit 1
+    if [[ -z $t2 ]] || ((us < t2)); then t2=$us; fi
+  done
+  # The last line of the output, shortened to fit its column.
+  summary=${expected##*$'\n'}
+  ((${#summary} <= 34)) || summary="${summary:0:31}..."
+  awk -v name="$prog($arg)" -v res="$summary" -v ts="$(seconds "$ts")" -v t1="$(seconds "$t1")" \
+      -v t2="$(seconds "$t2")" 'BEGIN {
+    printf "%-18s %-34s %9.3f %9.3f %9.3f %7.2f %7.2f\n", name, res, ts, t1, t2,
            (ts > 0 ? t1 / ts : 0), (t2 > 0 ? t1 / t2 : 0) }'
 }
 for prog in "${programs[@]}"; do
