@@ -74,6 +74,16 @@ class CloneBuilder {
   std::string valueToStore(const VarDecl *V, const std::string &Name) const {
     return Frame.field(V)->IsReference ? fmt::format("__builtin_addressof({})", Name) : Name;
   }
+  // Where a use of the procedure's state is written: in the file, or in an
+  // argument of a macro. Inside a macro body there is nothing to rewrite.
+  std::optional<SourceLocation> writtenLoc(SourceLocation Loc, const char *What) {
+    if (!Loc.isMacroID()) return Loc;
+    if (SM.isMacroArgExpansion(Loc)) return SM.getSpellingLoc(Loc);
+    diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Loc), diag::ConstructUnsupported)
+        << fmt::format("{} used inside a macro body", What);
+    return std::nullopt;
+  }
+
   // A byte copy for class types: trivially copyable ones may still have no
   // usable copy assignment (a const member).
   std::string saveText(const VarDecl *V) const {
@@ -183,21 +193,36 @@ class CloneBuilder {
       unsigned LambdaDepth = 0;
       llvm::DenseSet<unsigned> CaptureNames;
 
+      // `this` is the __this parameter of the fast clone and a copy of the
+      // frame's in the resume clone: `this->x` becomes `__this->x`, `x`
+      // (a member) `__this->x`.
+      bool VisitCXXThisExpr(CXXThisExpr *E) {
+        if (E->isImplicit()) return true;
+        std::optional<SourceLocation> Loc = B.writtenLoc(E->getLocation(), "'this' in a member procedure");
+        if (!Loc) return Ok = false, true;
+        B.substitute(*Loc, std::strlen("this"), "__this");
+        return true;
+      }
+      bool VisitMemberExpr(MemberExpr *ME) {
+        const auto *This = dyn_cast<CXXThisExpr>(ME->getBase()->IgnoreImpCasts());
+        if (!This || !This->isImplicit()) return true;
+        std::optional<SourceLocation> Loc = B.writtenLoc(ME->getBeginLoc(), "a member named without 'this->'");
+        if (!Loc) return Ok = false, true;
+        // The first token is replaced rather than prefixed: a statement
+        // rewritten around the member (`return x;`) would drop an insertion.
+        const unsigned Length = Lexer::MeasureTokenLength(*Loc, B.SM, B.LO);
+        B.substitute(*Loc, Length, "__this->" + Lexer::getSourceText(CharSourceRange::getCharRange(*Loc, Loc->getLocWithOffset(Length)), B.SM, B.LO).str());
+        return true;
+      }
+
       bool VisitDeclRefExpr(DeclRefExpr *DR) {
         const auto *V = dyn_cast<VarDecl>(DR->getDecl());
         if (!V || !B.accessesFrame(V) || DR->refersToEnclosingVariableOrCapture()) return true;
-        SourceLocation Loc = DR->getLocation();
-        if (CaptureNames.contains(B.SM.getFileOffset(B.SM.getSpellingLoc(Loc)))) return true;
-        if (Loc.isMacroID()) {
-          if (!B.SM.isMacroArgExpansion(Loc)) {
-            diag::report(B.Ctx.getDiagnostics(), B.SM.getExpansionLoc(Loc), diag::ConstructUnsupported)
-                << "a variable that lives across a continuation point used inside a macro body";
-            Ok = false;
-            return true;
-          }
-          Loc = B.SM.getSpellingLoc(Loc);
-        }
-        B.substitute(Loc, V->getName().size(), B.accessOf(V));
+        if (CaptureNames.contains(B.SM.getFileOffset(B.SM.getSpellingLoc(DR->getLocation())))) return true;
+        std::optional<SourceLocation> Loc =
+            B.writtenLoc(DR->getLocation(), "a variable that lives across a continuation point");
+        if (!Loc) return Ok = false, true;
+        B.substitute(*Loc, V->getName().size(), B.accessOf(V));
         return true;
       }
     } V(*this);
@@ -327,12 +352,39 @@ class CloneBuilder {
     return calledObject(Site) ? std::string("__f") : text(Site.Call->getCallee()->getSourceRange());
   }
 
+  // A spawn of a cilk procedure calls its fast clone, unless the call
+  // dispatches virtually: then the public entry runs the override.
+  bool callsFastClone(const SpawnSite &Site) const {
+    if (!IsCilkCallee(Site.Callee)) return false;
+    const auto *Method = dyn_cast<CXXMethodDecl>(Site.Callee);
+    if (!Method || !Method->isVirtual()) return true;
+    // `B::m()` calls B's m without dispatch.
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
+    const auto *ME = Member ? dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens()) : nullptr;
+    return ME && ME->hasQualifier();
+  }
+
+  // The object a member's fast clone gets as __this: `p` of `p->m()`, the
+  // address of `o` of `o.m()`, this clone's own for `m()`.
+  std::string objectPointer(const CXXMemberCallExpr *Call) {
+    const auto *ME = cast<MemberExpr>(Call->getCallee()->IgnoreParens());
+    const Expr *Base = ME->getBase();
+    if (const auto *This = dyn_cast<CXXThisExpr>(Base->IgnoreImpCasts()); This && This->isImplicit()) return "__this";
+    std::string Text = text(Base->getSourceRange());
+    return ME->isArrow() ? Text : fmt::format("__builtin_addressof({})", Text);
+  }
+
   void spawnArguments(const SpawnSite &Site, std::string &Decls, std::string &Args) {
     const std::vector<QualType> Params = parameterTypes(Site.Call);
     unsigned First = 0;
     if (const Expr *Object = calledObject(Site)) {
       Decls += fmt::format("auto &&__f = {}; ", text(Object->getSourceRange()));
       First = 1;
+    }
+    // The object comes before the arguments, as C++17 evaluates it.
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call); Member && callsFastClone(Site) && thisClass(Site.Callee)) {
+      Decls += fmt::format("auto *const __o = {}; ", objectPointer(Member));
+      Args = "__o";
     }
     for (unsigned I = First; I < Site.Call->getNumArgs(); ++I) {
       const Expr *Arg = Site.Call->getArg(I);
@@ -374,14 +426,17 @@ class CloneBuilder {
     if (Fast && !Frame.EagerFrame) {
       std::string Init = fmt::format("__frame = ::cilkpp::rt::init_stack_frame(__frame_storage, __parent, __slot, &{});",
                                      Names.StackInfo);
-      Out += Frame.MayThrow ? fmt::format("if (!__frame) {{ {} __frame->__cilkpp_seq = __seq; }} ", Init)
-                            : fmt::format("if (!__frame) {} ", Init);
+      // What never changes is stored once, when the frame is first exposed.
+      std::string Once;
+      if (Frame.MayThrow) Once += " __frame->__cilkpp_seq = __seq;";
+      if (thisClass(FD)) Once += " __frame->__this = __this;";
+      Out += Once.empty() ? fmt::format("if (!__frame) {} ", Init) : fmt::format("if (!__frame) {{ {}{} }} ", Init, Once);
     }
     if (Fast)
       for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Spawn, Index)].FastPathSaves)
         Out += saveText(V);
     // Children are numbered in serial order before a thief can see the frame.
-    if (Frame.MayThrow) Out += "const unsigned __child = ++__frame->__cilkpp_spawns; ";
+    if (Frame.MayThrow) Out += "[[maybe_unused]] const unsigned __child = ++__frame->__cilkpp_spawns; ";
     Out += fmt::format("__frame->entry = {}; __w->push(__frame); ", Entry);
 
     const bool HasResult = Site.Target || Site.TargetLValue;
@@ -389,7 +444,7 @@ class CloneBuilder {
                              : Site.TargetLValue ? std::string("__t")
                                                  : std::string("nullptr");
     std::string Call;
-    if (IsCilkCallee(Site.Callee))
+    if (callsFastClone(Site))
       Call = fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee), Slot,
                          Frame.MayThrow ? "__child" : "0", Args.empty() ? "" : ", ", Args);
     else
@@ -442,7 +497,7 @@ class CloneBuilder {
     std::string Target;
     if (Site.Target) Target = (accessesFrame(Site.Target) ? fieldOf(Site.Target) : Site.Target->getName().str()) + " = ";
     if (Site.TargetLValue) Target = "*__t = ";
-    if (!IsCilkCallee(Site.Callee))
+    if (!callsFastClone(Site))
       return fmt::format("{{ {}{}{}({}); }}", Decls, Target, calleeText(Site), Args);
     const bool HasResult = Site.Target || Site.TargetLValue;
     const std::string Result = HasResult ? typeQualified(Ctx, Site.Callee->getReturnType()) : "void";
@@ -608,6 +663,7 @@ class CloneBuilder {
   std::string prologue() {
     if (Kind == CloneKind::Resume) {
       std::string Out = fmt::format(" auto *const __frame = static_cast<{} *>(__base);", Names.Frame);
+      if (thisClass(FD)) Out += " [[maybe_unused]] auto *const __this = __frame->__this;";
       if (Frame.MayThrow) Out += " try {";
       Out += " switch (__frame->entry) {";
       for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {0}: goto __cilkpp_resume_{0};", P.Entry);
@@ -621,6 +677,7 @@ class CloneBuilder {
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
     if (Frame.MayThrow) Out += " __frame->__cilkpp_seq = __seq;";
+    if (thisClass(FD)) Out += " __frame->__this = __this;";
     for (const ParmVarDecl *P : FD->parameters()) {
       if (!accessesFrame(P)) continue;
       if (!Frame.field(P)->ManagedLifetime) {

@@ -2,6 +2,7 @@
 
 #include "Analysis/FrameDescription.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -26,19 +27,62 @@ std::string print(ASTContext &Ctx, QualType T, StringRef Name) {
   return Out;
 }
 
+// The classes enclosing a member function, outermost first.
+std::vector<const CXXRecordDecl *> enclosingClasses(const FunctionDecl *FD) {
+  std::vector<const CXXRecordDecl *> Classes;
+  for (const DeclContext *DC = FD->getDeclContext(); isa<CXXRecordDecl>(DC); DC = DC->getParent())
+    Classes.insert(Classes.begin(), cast<CXXRecordDecl>(DC));
+  return Classes;
+}
+
+// Where a member's generated definitions go: after the outermost class for a
+// definition written in the class, else beside the definition, whose own
+// qualifier (`C::` in `int C::f()`) names the class there.
+std::string memberScope(const FunctionDecl *FD) {
+  const ASTContext &Ctx = FD->getASTContext();
+  if (FD->isOutOfLine() && FD->getQualifierLoc()) {
+    CharSourceRange R = CharSourceRange::getTokenRange(FD->getQualifierLoc().getSourceRange());
+    std::string Written = Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+    std::string Compact;
+    for (char C : Written)
+      if (!isspace(static_cast<unsigned char>(C))) Compact += C;
+    return StringRef(Compact).starts_with("::") ? Compact.substr(2) : Compact;
+  }
+  std::string Scope;
+  for (const CXXRecordDecl *RD : enclosingClasses(FD)) Scope += RD->getName().str() + "::";
+  return Scope;
+}
+
 }  // namespace
 
+const CXXRecordDecl *thisClass(const FunctionDecl *FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return MD && MD->isInstance() ? MD->getParent() : nullptr;
+}
+
 ProcedureNames namesFor(const FunctionDecl *FD, unsigned OverloadIndex) {
-  std::string Base = "__cilkpp_" + FD->getName().str();
-  std::string Unique = OverloadIndex ? Base + "_" + std::to_string(OverloadIndex) : Base;
-  return {Unique + "_frame", Unique + "_info", Unique + "_stack_info", Unique + "_resume", Base + "_fast"};
+  const std::string Name = FD->getName().str();
+  const std::string Unique = OverloadIndex ? Name + "_" + std::to_string(OverloadIndex) : Name;
+  // Frame infos live at namespace scope even for members: `__cilkpp_C__m_info`.
+  std::string InfoBase = "__cilkpp_" + Unique;
+  std::string Scope;
+  if (isa<CXXMethodDecl>(FD)) {
+    std::string Path;
+    for (const CXXRecordDecl *RD : enclosingClasses(FD)) Path += RD->getName().str() + "_";
+    InfoBase = "__cilkpp_" + Path + "_" + Unique;
+    Scope = memberScope(FD);
+  }
+  return {"__cilkpp_" + Unique + "_frame", InfoBase + "_info", InfoBase + "_stack_info",
+          "__cilkpp_" + Unique + "_resume", "__cilkpp_" + Name + "_fast", Scope};
 }
 
 std::string qualifiedFastName(const FunctionDecl *FD) {
   std::string Scope;
-  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent()) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
       Scope = NS->getName().str() + "::" + Scope;
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) Scope = RD->getName().str() + "::" + Scope;
+  }
   return "::" + Scope + namesFor(FD, 0).Fast;
 }
 

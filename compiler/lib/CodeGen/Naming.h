@@ -16,10 +16,18 @@ struct ProcedureNames {
   std::string StackInfo;  // its FrameInfo while on a fast clone's C stack
   std::string Resume;  // the resume clone
   std::string Fast;    // the fast clone (overloaded like the procedure)
+  // A member function's frame and clones are members of its class, defined
+  // at namespace scope: the qualifier naming them there ("C::"); empty for
+  // other procedures.
+  std::string Scope;
 };
 
-// OverloadIndex distinguishes procedures of the same name in one namespace.
+// OverloadIndex distinguishes procedures of the same name in one namespace
+// or class.
 ProcedureNames namesFor(const clang::FunctionDecl *FD, unsigned OverloadIndex);
+
+// The class whose `this` a procedure has, or nullptr.
+const clang::CXXRecordDecl *thisClass(const clang::FunctionDecl *FD);
 
 // The fast clone's name as seen from anywhere: ::ns::__cilkpp_f_fast.
 std::string qualifiedFastName(const clang::FunctionDecl *FD);

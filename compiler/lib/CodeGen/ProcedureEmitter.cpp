@@ -3,6 +3,7 @@
 #include "Analysis/ExceptionAnalysis.h"
 #include "CodeGen/SourceText.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <fmt/format.h>
@@ -40,10 +41,19 @@ std::string exceptionState(const FrameDescription &Frame) {
   return Out + " }\n";
 }
 
+// `const C *__this` for a const member of C.
+std::string declareThis(ASTContext &Ctx, const FunctionDecl *FD) {
+  return declareQualified(Ctx, cast<CXXMethodDecl>(FD)->getThisType(), "__this");
+}
+
+// A member's frame is a member class, so it may name the class's private
+// types; a free procedure's is local to the file.
 std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
-  std::string Out = "namespace {\n";
-  Out += fmt::format("struct {} final : ::cilkpp::rt::Frame {{\n", Names.Frame);
+  const bool Member = isa<CXXMethodDecl>(FD);
+  std::string Out = Member ? "" : "namespace {\n";
+  Out += fmt::format("struct {}{} final : ::cilkpp::rt::Frame {{\n", Names.Scope, Names.Frame);
+  if (thisClass(FD)) Out += fmt::format("  {};\n", declareThis(Ctx, FD));
   bool Managed = false;
   for (const FrameField &F : Frame.Fields) {
     QualType T = F.IsReference ? Ctx.getPointerType(F.Var->getType().getNonReferenceType())
@@ -57,13 +67,15 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   if (Frame.MayThrow) Out += exceptionState(Frame);
   if (Managed) Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
   Out += "};\n";
-  Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
+  if (Member) Out += "namespace {\n";
+  else Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
   const std::string Name = FD->getQualifiedNameAsString();
+  const std::string Resume = Names.Scope + Names.Resume, FrameType = Names.Scope + Names.Frame;
   Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), nullptr}};\n", Names.Info, Name,
-                     Names.Resume, Names.Frame);
+                     Resume, FrameType);
   if (!Frame.EagerFrame)
     Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), &{}}};\n", Names.StackInfo, Name,
-                       Names.Resume, Names.Frame, Names.Info);
+                       Resume, FrameType, Names.Info);
   return Out + "}  // namespace\n";
 }
 
@@ -78,6 +90,7 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
     else
       Args += fmt::format(", {}", P->getName());
   }
+  if (thisClass(FD)) Args = ", this" + Args;
   return fmt::format(
       "{{\n"
       "  return ::cilkpp::rt::run_root<{0}>([&]({1}) {{\n"
@@ -91,16 +104,26 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
 
 // The fast clone's declarator. It throws what the procedure throws, so it is
 // noexcept exactly when the procedure is declared so: every file that
-// declares the procedure agrees on that.
-static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, StringRef Name, bool WithDefaults) {
+// declares the procedure agrees on that. A member's takes `this` as __this.
+static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, StringRef Prefix, StringRef Name,
+                                 bool WithDefaults) {
   std::string Params = parameterList(Ctx, FD, WithDefaults);
-  return fmt::format("{}{} {}({}, {}{}{}){}", storagePrefix(FD), typeQualified(Ctx, FD->getReturnType()), Name,
+  if (thisClass(FD))
+    Params = "[[maybe_unused]] " + declareThis(Ctx, FD) + (Params.empty() ? "" : ", ") + Params;
+  return fmt::format("{}{} {}({}, {}{}{}){}", Prefix, typeQualified(Ctx, FD->getReturnType()), Name,
                      HiddenParameters, FastCloneOrderParameter, Params.empty() ? "" : ", ", Params,
                      declaredNothrow(FD) ? " noexcept" : "");
 }
 
 std::string fastPrototype(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults) {
-  return fastSignature(Ctx, FD, namesFor(FD, 0).Fast, WithDefaults) + ";";
+  return fastSignature(Ctx, FD, storagePrefix(FD), namesFor(FD, 0).Fast, WithDefaults) + ";";
+}
+
+// A member procedure's frame and clones, declared in its class; `public`, as
+// spawns of the member from anywhere call the fast clone.
+static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names) {
+  return fmt::format(" public: struct {}; {}; static void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept; ",
+                     Names.Frame, fastSignature(Ctx, FD, "static ", Names.Fast, /*WithDefaults=*/true), Names.Resume);
 }
 
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
@@ -124,24 +147,46 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const unsigned BodyLine = SM.getSpellingLineNumber(LBrace);
   const unsigned EndLine = SM.getSpellingLineNumber(RBrace), EndColumn = SM.getSpellingColumnNumber(RBrace);
 
+  const bool Member = isa<CXXMethodDecl>(FD);
+  // A member defined in its class has its generated definitions after the
+  // class; any other procedure around its own definition.
+  const bool AfterClass = Member && !FD->isOutOfLine();
+  if (Member) {
+    const auto *Class = cast<CXXRecordDecl>(FD->getDeclContext());
+    Main.InsertTextAfter(SM.getExpansionLoc(Class->getBraceRange().getEnd()), memberDeclarations(Ctx, FD, Names));
+  }
+
   // Before the definition; #line brings the user's text back to its place.
-  std::string Before = BeginColumn > 1 ? "\n" : "";
+  std::string Before = BeginColumn > 1 || AfterClass ? "\n" : "";
   Before += lineDirective(BeginLine, FileName);
-  if (!PrototypeBefore) Before += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
+  if (!PrototypeBefore && !Member) Before += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
   Before += frameDeclarations(Ctx, Frame, Names);
-  Before += lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
+  std::string Reposition = lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
   // Spawns call the fast clone, so an internal procedure that is only ever
   // spawned leaves its public entry unused.
-  if (!FD->isExternallyVisible()) Before += "[[maybe_unused]] ";
-  Main.InsertTextBefore(Begin, Before);
+  if (!FD->isExternallyVisible() && !Member) Reposition += "[[maybe_unused]] ";
 
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
 
   std::string After = fmt::format("\n{}", lineDirective(BodyLine, FileName));
-  After += fmt::format("{} {}\n", fastSignature(Ctx, FD, Names.Fast, /*WithDefaults=*/false), *FastBody);
+  After += fmt::format("{} {}\n",
+                       fastSignature(Ctx, FD, Member ? "" : storagePrefix(FD), Names.Scope + Names.Fast,
+                                     /*WithDefaults=*/false),
+                       *FastBody);
   After += lineDirective(BodyLine, FileName);
-  After += fmt::format("namespace {{ void {}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {} }}\n",
-                       Names.Resume, *ResumeBody);
+  const std::string Resume = fmt::format(
+      "void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
+      Names.Scope, Names.Resume, *ResumeBody);
+  After += Member ? Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
+
+  if (AfterClass) {
+    // The class is complete there (Sema checked that the ';' exists).
+    const SourceLocation ClassSemi = SM.getExpansionLoc(semicolonAfterOutermostClass(Ctx, cast<CXXMethodDecl>(FD)));
+    const unsigned SemiLine = SM.getSpellingLineNumber(ClassSemi), SemiColumn = SM.getSpellingColumnNumber(ClassSemi);
+    Main.InsertTextAfterToken(ClassSemi, Before + After + lineDirective(SemiLine, FileName) + std::string(SemiColumn, ' '));
+    return true;
+  }
+  Main.InsertTextBefore(Begin, Before + Reposition);
   After += lineDirective(EndLine, FileName) + std::string(EndColumn, ' ');
   Main.InsertTextAfterToken(RBrace, After);
   return true;

@@ -9,13 +9,6 @@ using namespace clang;
 
 namespace cilkpp {
 
-SourceLocation semicolonAfter(ASTContext &Ctx, SourceLocation End) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::optional<Token> Next = Lexer::findNextToken(SM.getExpansionRange(End).getEnd(), SM, Ctx.getLangOpts());
-  if (Next && Next->is(tok::semi)) return Next->getLocation();
-  return {};
-}
-
 CharSourceRange statementRange(ASTContext &Ctx, const Stmt *S) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = fileRange(SM, S->getSourceRange());

@@ -16,9 +16,6 @@ clang::CharSourceRange statementRange(clang::ASTContext &Ctx, const clang::Stmt 
 // sub-statement is not a block (`for (...) f(i);` ends at the ';').
 clang::SourceLocation statementEnd(clang::ASTContext &Ctx, const clang::Stmt *S);
 
-// Location of the ';' that ends a statement whose last token is at End.
-clang::SourceLocation semicolonAfter(clang::ASTContext &Ctx, clang::SourceLocation End);
-
 // A C string literal holding Text.
 std::string cStringLiteral(llvm::StringRef Text);
 

@@ -116,8 +116,11 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     const FunctionDecl *FD = Frame.Procedure->Definition;
     unsigned Index = Overloads[{FD->getDeclContext()->getRedeclContext(), FD->getName().str()}]++;
     unsigned End = Prototypes.offset(FD->getBody()->getEndLoc());
+    // A member's fast clone is declared in its class, so it is available
+    // wherever the member is.
     FastCloneAvailable IsCilkCallee = [&, End](const FunctionDecl *Callee) {
-      return Sema.CilkFunctions.contains(Callee) && Prototypes.availableBefore(Callee, End);
+      if (!Sema.CilkFunctions.contains(Callee)) return false;
+      return isa<CXXMethodDecl>(Callee) ? Callee->isDefined() : Prototypes.availableBefore(Callee, End);
     };
     Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), IsCilkCallee, Sema.CilkSpecifiers,
                         PrototypeBefore[FD], FileName);

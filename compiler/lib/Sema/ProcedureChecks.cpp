@@ -1,6 +1,7 @@
 #include "Sema/ProcedureChecks.h"
 
 #include "Support/Diagnostics.h"
+#include "Support/SourceRanges.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
@@ -12,8 +13,29 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
-const char *unsupportedProcedureKind(const FunctionDecl *FD) {
-  if (isa<CXXMethodDecl>(FD)) return "a member function";
+// A member function's generated clones are static members declared in its
+// class and defined at namespace scope, so the class must be one the
+// translator can add to and define members of outside it.
+const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (isa<CXXConstructorDecl>(MD)) return "a constructor";
+  if (isa<CXXDestructorDecl>(MD)) return "a destructor";
+  if (isa<CXXConversionDecl>(MD)) return "a conversion function";
+  const CXXRecordDecl *RD = MD->getParent();
+  if (RD->isLambda()) return "a lambda";
+  if (RD->isUnion()) return "a member function of a union";
+  if (RD->isLocalClass()) return "a member function of a local class";
+  if (RD->isDependentContext() || isa<ClassTemplateSpecializationDecl>(RD)) return "a member function of a class template";
+  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(RD->getBraceRange().getEnd())))
+    return "a member function of a class defined in another file";
+  if (!MD->isOutOfLine() && semicolonAfterOutermostClass(Ctx, MD).isInvalid())
+    return "a member function of a class whose definition also declares variables";
+  return nullptr;
+}
+
+const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (const char *Kind = unsupportedMemberKind(Ctx, MD)) return Kind;
   if (FD->getDescribedFunctionTemplate() || FD->isTemplateInstantiation() || FD->isDependentContext())
     return "a function template";
   if (FD->isVariadic()) return "a variadic function";
@@ -72,7 +94,7 @@ class ForbiddenConstructFinder : public RecursiveASTVisitor<ForbiddenConstructFi
 
 bool checkProcedureSignature(ASTContext &Ctx, const FunctionDecl *FD) {
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
-  if (const char *Kind = unsupportedProcedureKind(FD)) {
+  if (const char *Kind = unsupportedProcedureKind(Ctx, FD)) {
     diag::report(Diags, FD->getLocation(), diag::ProcedureKindUnsupported) << Kind;
     return false;
   }
@@ -84,8 +106,6 @@ bool checkProcedureSignature(ASTContext &Ctx, const FunctionDecl *FD) {
 }
 
 const char *unsupportedCalleeKind(ASTContext &Ctx, const CallExpr *Call) {
-  // Member functions are never cilk procedures in this version, so a spawned
-  // member call is a plain call (obj.m(), p->m(), S::m()).
   // A function object or lambda called in place is a plain call of its
   // operator(); other operators are not calls a user would spawn.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call); Op && Op->getOperator() != OO_Call)

@@ -9,7 +9,8 @@
 
 namespace cilkpp {
 
-// The function itself: member functions, templates, variadics, return type.
+// The function itself: members of classes it cannot extend, templates,
+// variadics, return type.
 bool checkProcedureSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 
 // Why a spawned call cannot be handled, or nullptr when it can.

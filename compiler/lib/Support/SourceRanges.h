@@ -2,14 +2,36 @@
 // where they were expanded. Shared by the semantic checks and codegen.
 #pragma once
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 namespace cilkpp {
 
 inline clang::CharSourceRange fileRange(const clang::SourceManager &SM, clang::SourceRange R) {
   return clang::CharSourceRange::getTokenRange(SM.getExpansionLoc(R.getBegin()),
                                                SM.getExpansionRange(R.getEnd()).getEnd());
+}
+
+// Location of the ';' right after the token at End (a statement's last
+// token), or an invalid location.
+inline clang::SourceLocation semicolonAfter(clang::ASTContext &Ctx, clang::SourceLocation End) {
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  std::optional<clang::Token> Next =
+      clang::Lexer::findNextToken(SM.getExpansionRange(End).getEnd(), SM, Ctx.getLangOpts());
+  if (Next && Next->is(clang::tok::semi)) return Next->getLocation();
+  return {};
+}
+
+// The ';' ending the namespace-scope class that encloses a member, where the
+// translator defines what it generates for the member; invalid when the
+// class definition also declares variables (`struct S { ... } s;`).
+inline clang::SourceLocation semicolonAfterOutermostClass(clang::ASTContext &Ctx, const clang::CXXMethodDecl *MD) {
+  const clang::CXXRecordDecl *Outer = MD->getParent();
+  while (const auto *Up = llvm::dyn_cast<clang::CXXRecordDecl>(Outer->getDeclContext())) Outer = Up;
+  return semicolonAfter(Ctx, Outer->getBraceRange().getEnd());
 }
 
 }  // namespace cilkpp
