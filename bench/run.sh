@@ -13,7 +13,7 @@
 #   -n RUNS          runs per measurement, best one counts (default 5)
 #   --only "a b"     run only these programs (default: all, in the order below)
 #   --PROG "A B"     the program's first argument, one row per value; defaults:
-#                    fib "36 30", nqueens 11, heat 1024 (100 steps), cilksort 4000000,
+#                    fib "38 30", nqueens 11, heat 1024 (100 steps), cilksort 4000000,
 #                    matmul 512, strassen 1024, knapsack 32, lu 1024, fft 4194304,
 #                    uts 100000 (roots of the binomial tree), wordfreq 20000
 #   --no-build       use the existing $BUILD_DIR/bin/cilkpp
@@ -26,7 +26,7 @@ command_line="bench/run.sh"
 (($#)) && command_line+=$(printf ' %q' "$@")
 runs=5
 programs=(fib nqueens heat cilksort matmul strassen knapsack lu fft uts wordfreq)
-declare -A args=([fib]="36 30" [nqueens]=11 [heat]=1024 [cilksort]=4000000 [matmul]=512
+declare -A args=([fib]="38 30" [nqueens]=11 [heat]=1024 [cilksort]=4000000 [matmul]=512
                  [strassen]=1024 [knapsack]=32 [lu]=1024 [fft]=4194304 [uts]=100000 [wordfreq]=20000)
 build=1
 while (($#)); do

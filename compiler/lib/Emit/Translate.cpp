@@ -6,6 +6,7 @@
 #include "Analysis/ContinuationPoints.h"
 #include "Analysis/ExceptionAnalysis.h"
 #include "Analysis/FrameLayout.h"
+#include "Analysis/OutstandingReads.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
 #include "CodeGen/SourceText.h"
@@ -87,6 +88,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     Frames[I].Procedure = &Sema.Procedures[I];
     if (findContinuationPoints(Ctx, Sema.Procedures[I], Frames[I]))
       computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
+    warnOutstandingReads(Ctx, Sema.Procedures[I]);
   }
   if (Ctx.getDiagnostics().hasErrorOccurred()) return false;
   analyseExceptions(Sema.CilkFunctions, Frames);
@@ -199,9 +201,10 @@ class TranslationActionFactory : public tooling::FrontendActionFactory {
 }  // namespace
 
 std::optional<std::string> translate(const TranslateOptions &Options) {
-  // -w: the host compiler reports warnings on the translated code; Clang
-  // reporting them too would print each one twice.
-  std::vector<std::string> Args = {"-x", "c++", "-w", "-resource-dir=" CILKPP_CLANG_RESOURCE_DIR};
+  // -Wno-everything: the host compiler reports warnings on the translated
+  // code; Clang reporting them too would print each one twice. (Unlike -w it
+  // leaves the translator's own warnings on.)
+  std::vector<std::string> Args = {"-x", "c++", "-Wno-everything", "-resource-dir=" CILKPP_CLANG_RESOURCE_DIR};
   Args.insert(Args.end(), Options.ParseArgs.begin(), Options.ParseArgs.end());
   tooling::FixedCompilationDatabase Database(".", Args);
   tooling::ClangTool Tool(Database, {Options.InputPath});

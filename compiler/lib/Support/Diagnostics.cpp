@@ -49,6 +49,8 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a block"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: %0 out of a '%1' block is not supported yet (it would skip the block's implicit sync)"},
+    {clang::DiagnosticsEngine::Warning,
+     "cilkpp: '%0' is read before a sync, while the spawned child that writes it may still be running"},
 };
 
 }  // namespace

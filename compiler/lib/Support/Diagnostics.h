@@ -34,6 +34,7 @@ enum ID {
   KeywordInLoopBody,
   ScopeNotBlock,
   ScopeLeft,
+  ReadOfOutstandingTarget,
   NumIDs
 };
 

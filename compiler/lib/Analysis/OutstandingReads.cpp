@@ -1,0 +1,144 @@
+#include "Analysis/OutstandingReads.h"
+
+#include "Support/Diagnostics.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// The variable an element reads, or nullptr: a scalar's lvalue-to-rvalue
+// conversion, or any other use of a class-type variable.
+const VarDecl *readVariable(const Stmt *S, const llvm::DenseSet<const Stmt *> &TargetRefs) {
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S); Cast && Cast->getCastKind() == CK_LValueToRValue)
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
+      return dyn_cast<VarDecl>(Ref->getDecl());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && !TargetRefs.contains(Ref))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()); V && V->getType()->isRecordType()) return V;
+  return nullptr;
+}
+
+class OutstandingReads {
+ public:
+  OutstandingReads(ASTContext &Ctx, const CilkProcedure &Proc) : Ctx(Ctx), SM(Ctx.getSourceManager()), Proc(Proc) {
+    for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
+      const SpawnSite &Site = Proc.Spawns[I];
+      if (!Site.Target) continue;
+      Spawns[Site.Call] = I;
+      // The target named as what receives the result is not a read.
+      if (Site.Form == SpawnForm::Assign)
+        if (const Expr *LHS = assignedExpr(Site.Statement)) TargetRefs.insert(LHS->IgnoreParenImpCasts());
+    }
+    for (const SyncSite &S : Proc.Syncs) Syncs.insert(S.Marker);
+  }
+
+  void run(const CFG &G) {
+    // Forward may-analysis: which spawns with a target variable may still be
+    // outstanding at the start of each block.
+    std::vector<llvm::BitVector> In(G.getNumBlockIDs(), llvm::BitVector(Proc.Spawns.size()));
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const CFGBlock *B : G) {
+        llvm::BitVector State(Proc.Spawns.size());
+        for (const CFGBlock::AdjacentBlock &Pred : B->preds())
+          if (const CFGBlock *P = Pred.getReachableBlock()) State |= transfer(*P, In[P->getBlockID()], false);
+        if (State != In[B->getBlockID()]) {
+          In[B->getBlockID()] = State;
+          Changed = true;
+        }
+      }
+    }
+    for (const CFGBlock *B : G) transfer(*B, In[B->getBlockID()], true);
+    // In source order; the graph's block order is not.
+    for (const auto &[Read, Spawn] : Reads) {
+      const SpawnSite &Site = Proc.Spawns[Spawn];
+      diag::report(Ctx.getDiagnostics(), Read, diag::ReadOfOutstandingTarget) << Site.Target->getName();
+      diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::NoteContinuationPoint) << "spawn that writes it";
+    }
+  }
+
+ private:
+  static const Expr *assignedExpr(const Stmt *S) {
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(S)) S = Cleanups->getSubExpr();
+    if (const auto *BO = dyn_cast<BinaryOperator>(S)) return BO->getLHS();
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getNumArgs() == 2) return Op->getArg(0);
+    return nullptr;
+  }
+
+  llvm::BitVector transfer(const CFGBlock &B, llvm::BitVector State, bool Report) {
+    for (const CFGElement &E : B) {
+      auto Element = E.getAs<CFGStmt>();
+      if (!Element) continue;
+      const Stmt *S = Element->getStmt();
+      if (Syncs.contains(S) || isa<ReturnStmt>(S)) {
+        State.reset();
+        continue;
+      }
+      if (auto It = Spawns.find(S); It != Spawns.end()) {
+        State.set(It->second);
+        continue;
+      }
+      const VarDecl *V = Report ? readVariable(S, TargetRefs) : nullptr;
+      if (!V) continue;
+      for (unsigned I : State.set_bits())
+        if (Proc.Spawns[I].Target == V && !syncedBefore(Proc.Spawns[I], S->getBeginLoc())) warn(S, I);
+    }
+    return State;
+  }
+
+  // Syncs the graph does not show. A return syncs before it evaluates its
+  // value. A spawn inside a cilk_scope is synced when the block ends, so a
+  // read outside the block cannot see it outstanding (jumps out of the block
+  // are rejected).
+  bool syncedBefore(const SpawnSite &Site, SourceLocation Read) const {
+    for (const ReturnStmt *R : Proc.Returns)
+      if (within(Read, R->getSourceRange())) return true;
+    for (const ScopeSite &Scope : Proc.Scopes)
+      if (within(Site.KeywordLoc, Scope.Block->getSourceRange()) && !within(Read, Scope.Block->getSourceRange()))
+        return true;
+    return false;
+  }
+  bool within(SourceLocation Loc, SourceRange R) const {
+    return SM.isPointWithin(SM.getExpansionLoc(Loc), SM.getExpansionLoc(R.getBegin()),
+                            SM.getExpansionLoc(R.getEnd()));
+  }
+
+  void warn(const Stmt *Read, unsigned Spawn) { Reads.insert({SM.getExpansionLoc(Read->getBeginLoc()), Spawn}); }
+
+  struct BySourceOrder {
+    const SourceManager *SM;
+    bool operator()(const std::pair<SourceLocation, unsigned> &A, const std::pair<SourceLocation, unsigned> &B) const {
+      if (A.first != B.first) return SM->isBeforeInTranslationUnit(A.first, B.first);
+      return A.second < B.second;
+    }
+  };
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const CilkProcedure &Proc;
+  llvm::DenseMap<const Stmt *, unsigned> Spawns;  // call -> spawn index
+  llvm::DenseSet<const Stmt *> Syncs;
+  llvm::DenseSet<const Stmt *> TargetRefs;
+  std::set<std::pair<SourceLocation, unsigned>, BySourceOrder> Reads{BySourceOrder{&SM}};
+};
+
+}  // namespace
+
+void warnOutstandingReads(ASTContext &Ctx, const CilkProcedure &Proc) {
+  CFG::BuildOptions Options;
+  // Every read must be an element of the graph.
+  Options.setAllAlwaysAdd();
+  const FunctionDecl *FD = Proc.Definition;
+  if (std::unique_ptr<CFG> G = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options)) OutstandingReads(Ctx, Proc).run(*G);
+}
+
+}  // namespace cilkpp
