@@ -415,7 +415,7 @@ class CloneBuilder {
     const SpawnSite &Site = Proc.Spawns[Index];
     const int Entry = Frame.SpawnEntry[Index];
     const bool Fast = Kind == CloneKind::Fast;
-    std::string Decls, Args;
+    std::string Decls = constructedTarget(Site), Args;
     spawnArguments(Site, Decls, Args);
     // After the arguments, as C++17 evaluates `lhs = f(args)`.
     if (Site.TargetLValue)
@@ -456,14 +456,15 @@ class CloneBuilder {
     }
 
     Out += "if (__builtin_expect(!__w->pop(), 0)) { ";
-    Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, __r); ", Slot)
+    const std::string Result = HasResult ? movedIfClass(Site.Call->getCallReturnType(Ctx), "__r") : "";
+    Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, {}); ", Slot, Result)
                      : "::cilkpp::rt::parent_stolen(__w, __frame); ";
     Out += Fast && !isVoid() ? "return {}; } " : "return; } ";
     if (Site.Target) {
       const bool InFrame = accessesFrame(Site.Target);
-      Out += fmt::format("{} = __r; ", InFrame ? fieldOf(Site.Target) : Site.Target->getName().str());
+      Out += fmt::format("{} = {}; ", InFrame ? fieldOf(Site.Target) : Site.Target->getName().str(), Result);
     }
-    if (Site.TargetLValue) Out += "*__t = __r; ";
+    if (Site.TargetLValue) Out += fmt::format("*__t = {}; ", Result);
     Out += "}";
 
     if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Out, Entry);
@@ -481,6 +482,21 @@ class CloneBuilder {
     return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {0}({1}); __result.ready(); }} "
                        "{2}auto &__r = __result.get(); ",
                        R, Call, Handler);
+  }
+
+  // A class-type result is moved, not copied, into its target.
+  std::string movedIfClass(QualType T, const char *Name) const {
+    return T->isRecordType() && !T.isTriviallyCopyableType(Ctx) ? fmt::format("::std::move({})", Name) : Name;
+  }
+
+  // A class-type variable that the Declare form declares in the frame is
+  // value-initialised before the spawn; the result is move-assigned to it
+  // (by the child, if the parent is stolen meanwhile).
+  std::string constructedTarget(const SpawnSite &Site) {
+    if (Site.Form != SpawnForm::Declare || !accessesFrame(Site.Target) || !Frame.field(Site.Target)->ManagedLifetime)
+      return "";
+    return fmt::format("::new (static_cast<void *>(&{})) {}(){}; ", fieldOf(Site.Target),
+                       typeQualified(Ctx, Site.Target->getType().getUnqualifiedType()), markLive(Site.Target));
   }
 
   // The Declare form declares its variable before the block that sets it.
@@ -508,8 +524,8 @@ class CloneBuilder {
                          "if (__builtin_expect(__w->escaping, 0)) __call.wait(__w); }}",
                          Decls, Call);
     return fmt::format("{{ {}::cilkpp::rt::CallWaiter<{}> __call; auto __r = {}; "
-                       "if (__builtin_expect(__w->escaping, 0)) __r = __call.wait_for_result(__w); {}__r; }}",
-                       Decls, Result, Call, Target);
+                       "if (__builtin_expect(__w->escaping, 0)) __r = __call.wait_for_result(__w); {}{}; }}",
+                       Decls, Result, Call, Target, movedIfClass(Site.Callee->getReturnType(), "__r"));
   }
 
   unsigned pointIndex(PointKind K, unsigned Site) const {
@@ -642,8 +658,8 @@ class CloneBuilder {
     std::string Prefix = "{ " + (Entry ? resumeSync(Entry) : std::string());
     if (ValueDelivered && !Cleanups.empty()) {
       Final.ReplaceText(KeywordRange, fmt::format("{}{} __ret = (", Prefix, returnType()));
-      Final.ReplaceText(SemiRange, fmt::format(");{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, __ret); return; }}",
-                                               Cleanups, returnType()));
+      Final.ReplaceText(SemiRange, fmt::format(");{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, {}); return; }}",
+                                               Cleanups, returnType(), movedIfClass(FD->getReturnType(), "__ret")));
     } else if (!Cleanups.empty()) {
       Final.ReplaceText(KeywordRange, Prefix);
       Final.ReplaceText(SemiRange, fmt::format(";{} ::cilkpp::rt::complete_frame(__w, __frame); return; }}", Cleanups));

@@ -46,11 +46,13 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   return nullptr;
 }
 
+// Results are delivered by assignment to a live object (abi.h), so a class
+// type needs a default constructor.
 bool isSupportedReturnType(ASTContext &Ctx, QualType T) {
   if (T->isVoidType()) return true;
-  if (T->isReferenceType() || !T.isTriviallyCopyableType(Ctx)) return false;
-  if (const auto *RD = T->getAsCXXRecordDecl()) return RD->hasDefaultConstructor();
-  return true;
+  if (T->isReferenceType()) return false;
+  if (const auto *RD = T->getAsCXXRecordDecl()) return RD->hasDefaultConstructor() && !RD->isAbstract();
+  return T.isTriviallyCopyableType(Ctx);
 }
 
 // Constructs that do not survive being split into fast and resume clones.
@@ -127,6 +129,15 @@ const char *unsupportedCalleeKind(ASTContext &Ctx, const CallExpr *Call) {
 }
 
 bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
+  // The Declare form constructs its variable before the spawn and assigns
+  // it the result when the child returns.
+  if (const auto *RD = Site.Form == SpawnForm::Declare ? Site.Target->getType()->getAsCXXRecordDecl() : nullptr;
+      RD && !RD->hasDefaultConstructor()) {
+    diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::SpawnTargetUnsupported)
+        << "a class-type variable declared by a spawn needs a default constructor; declare it first, then assign "
+           "'x = spawn f(...)'";
+    return false;
+  }
   QualType Result = Site.Call->getCallReturnType(Ctx).getCanonicalType().getUnqualifiedType();
   QualType Declared = Site.Target ? Site.Target->getType() : Site.TargetLValue->getType();
   QualType Target = Declared.getCanonicalType().getUnqualifiedType();

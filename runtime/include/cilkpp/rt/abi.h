@@ -100,7 +100,7 @@ template <class R>
 [[gnu::noinline, gnu::cold]] void parent_stolen(Worker *w, Frame *parent, R *slot, R value) noexcept {
   if (w->escaping) return;
   Frame *target = current_location(parent);
-  *static_cast<R *>(relocate_slot(slot, parent, target)) = value;
+  *static_cast<R *>(relocate_slot(slot, parent, target)) = std::move(value);
   w->escaping = true;
   child_done(w, target);
 }
@@ -133,13 +133,15 @@ inline void complete_frame(Worker *w, Frame *f) noexcept {
 
 template <class R>
 inline void complete_frame(Worker *w, Frame *f, typename nondeduced<R>::type value) noexcept {
-  if (void *slot = f->result_slot) *static_cast<R *>(slot) = value;
+  if (void *slot = f->result_slot) *static_cast<R *>(slot) = std::move(value);
   complete_frame(w, f);
 }
 
 // Where a callee that completes asynchronously writes a root call's or a
-// tail spawn's result (raw storage: the result type is trivially copyable).
-template <class T>
+// tail spawn's result. Results are delivered by (move) assignment, so a slot
+// holds a live object: raw bytes are one for a trivially copyable type; a
+// class type is value-initialised first.
+template <class T, bool = std::is_trivially_copyable_v<T>>
 class ResultStorage {
  public:
   T *slot() noexcept { return reinterpret_cast<T *>(storage_); }
@@ -147,6 +149,16 @@ class ResultStorage {
 
  private:
   alignas(T) unsigned char storage_[sizeof(T)] = {};
+};
+
+template <class T>
+class ResultStorage<T, false> {
+ public:
+  T *slot() noexcept { return &value_; }
+  T take() noexcept { return std::move(value_); }
+
+ private:
+  T value_{};
 };
 
 // A spawn immediately followed by sync ("tail spawn") runs as a call: its
