@@ -564,23 +564,46 @@ class CloneBuilder {
     return Out;
   }
 
-  // break and continue that leave blocks holding class-type fields destroy them.
+  // Is the class-type field in scope at Loc?
+  bool inScopeAt(const FrameField &F, SourceLocation Loc) const {
+    return encloses(F.Block, Loc) &&
+           SM.isBeforeInTranslationUnit(SM.getExpansionLoc(F.Var->getLocation()), SM.getExpansionLoc(Loc));
+  }
+
+  // A goto destroys, latest first, the class-type fields in scope where it
+  // is and not where its label is.
+  std::string cleanupsForGoto(const GotoStmt *Goto) {
+    std::string Out;
+    SourceLocation Label = Goto->getLabel()->getStmt()->getBeginLoc();
+    for (const FrameField &F : Frame.Fields)
+      if (F.ManagedLifetime && inScopeAt(F, Goto->getBeginLoc()) && !inScopeAt(F, Label)) Out = destroy(F.Var) + Out;
+    return Out;
+  }
+
+  // break, continue and goto that leave blocks holding class-type fields
+  // destroy them.
   void rewriteLoopExits() {
     struct Visitor : RecursiveASTVisitor<Visitor> {
       std::vector<const Stmt *> Jumps;
       bool TraverseLambdaExpr(LambdaExpr *) { return true; }
       bool VisitBreakStmt(BreakStmt *S) { return Jumps.push_back(S), true; }
       bool VisitContinueStmt(ContinueStmt *S) { return Jumps.push_back(S), true; }
+      bool VisitGotoStmt(GotoStmt *S) { return Jumps.push_back(S), true; }
     } V;
     V.TraverseStmt(FD->getBody());
     ParentMap PM(FD->getBody());
     for (const Stmt *Jump : V.Jumps) {
-      const Stmt *Target = PM.getParent(const_cast<Stmt *>(Jump));
-      while (Target && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Target) &&
-             !(isa<BreakStmt>(Jump) && isa<SwitchStmt>(Target)))
-        Target = PM.getParent(const_cast<Stmt *>(Target));
-      if (!Target) continue;
-      std::string Cleanups = cleanupsFor(Jump, Target);
+      std::string Cleanups;
+      if (const auto *Goto = dyn_cast<GotoStmt>(Jump)) {
+        Cleanups = cleanupsForGoto(Goto);
+      } else {
+        const Stmt *Target = PM.getParent(const_cast<Stmt *>(Jump));
+        while (Target && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Target) &&
+               !(isa<BreakStmt>(Jump) && isa<SwitchStmt>(Target)))
+          Target = PM.getParent(const_cast<Stmt *>(Target));
+        if (!Target) continue;
+        Cleanups = cleanupsFor(Jump, Target);
+      }
       SourceLocation Semi = semicolonAfter(Ctx, Jump->getEndLoc());
       if (Cleanups.empty() || Semi.isInvalid()) continue;
       SourceLocation Keyword = SM.getExpansionLoc(Jump->getBeginLoc());

@@ -63,9 +63,11 @@ class ForbiddenConstructFinder : public RecursiveASTVisitor<ForbiddenConstructFi
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
 
-  bool VisitGotoStmt(GotoStmt *S) { return reject(S->getBeginLoc(), "'goto'"); }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) { return reject(S->getBeginLoc(), "'goto'"); }
-  bool VisitLabelStmt(LabelStmt *S) { return reject(S->getBeginLoc(), "a label"); }
+  bool VisitGotoStmt(GotoStmt *S) {
+    Gotos.push_back(S);
+    return true;
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) { return reject(S->getBeginLoc(), "a computed 'goto'"); }
   bool VisitCoroutineBodyStmt(CoroutineBodyStmt *S) { return reject(S->getBeginLoc(), "a coroutine"); }
   bool VisitVarDecl(VarDecl *V) {
     if (V->getType()->isVariableArrayType()) return reject(V->getLocation(), "a variable-length array");
@@ -82,6 +84,7 @@ class ForbiddenConstructFinder : public RecursiveASTVisitor<ForbiddenConstructFi
   }
 
   bool Failed = false;
+  std::vector<const GotoStmt *> Gotos;
 
  private:
   bool reject(SourceLocation Loc, const char *What) {
@@ -167,12 +170,38 @@ const char *unsupportedEnclosingConstruct(ParentMap &PM, const Stmt *S) {
   return nullptr;
 }
 
+// A goto whose jump passes over a continuation point: between the goto and
+// its label in the text lies a spawn, a sync or the end of a cilk_scope
+// (forward, it would skip the point; backward, it would make a loop the
+// continuation analysis was not told about). Returns that point, or an
+// invalid location.
+static SourceLocation continuationPointJumpedOver(const SourceManager &SM, const CilkProcedure &Proc,
+                                                  const GotoStmt *Goto) {
+  SourceLocation From = SM.getExpansionLoc(Goto->getBeginLoc());
+  SourceLocation To = SM.getExpansionLoc(Goto->getLabel()->getStmt()->getBeginLoc());
+  if (SM.isBeforeInTranslationUnit(To, From)) std::swap(From, To);
+  auto Between = [&](SourceLocation L) { return SM.isPointWithin(SM.getExpansionLoc(L), From, To); };
+  for (const SpawnSite &S : Proc.Spawns)
+    if (Between(S.KeywordLoc)) return S.KeywordLoc;
+  for (const SyncSite &S : Proc.Syncs)
+    if (Between(S.KeywordLoc)) return S.KeywordLoc;
+  for (const ScopeSite &S : Proc.Scopes)
+    if (Between(S.Block->getRBracLoc())) return S.KeywordLoc;
+  return {};
+}
+
 bool checkProcedureBody(ASTContext &Ctx, const CilkProcedure &Proc) {
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   Stmt *Body = Proc.Definition->getBody();
   ForbiddenConstructFinder Finder(Diags);
   Finder.TraverseStmt(Body);
   bool Ok = !Finder.Failed;
+  for (const GotoStmt *Goto : Finder.Gotos)
+    if (SourceLocation Point = continuationPointJumpedOver(Ctx.getSourceManager(), Proc, Goto); Point.isValid()) {
+      diag::report(Diags, Goto->getBeginLoc(), diag::GotoAcrossContinuation);
+      diag::report(Diags, Point, diag::NoteContinuationPoint) << "continuation point";
+      Ok = false;
+    }
   ParentMap PM(Body);
   auto CheckPoint = [&](const Stmt *S, SourceLocation Loc) {
     if (const char *Construct = unsupportedEnclosingConstruct(PM, S)) {

@@ -35,6 +35,7 @@ enum ID {
   ScopeNotBlock,
   ScopeLeft,
   ReadOfOutstandingTarget,
+  GotoAcrossContinuation,
   NumIDs
 };
 
