@@ -2,6 +2,7 @@
 
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/SourceText.h"
+#include "CodeGen/TryBlocks.h"
 #include "Support/Diagnostics.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -31,7 +32,7 @@ class CloneBuilder {
                StringRef FileName)
       : FileName(FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
-        CilkSpecifiers(CilkSpecifiers), Kind(Kind),
+        CilkSpecifiers(CilkSpecifiers), Kind(Kind), Tries(Ctx, Frame),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
 
   std::optional<std::string> build() {
@@ -41,8 +42,9 @@ class CloneBuilder {
     for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
-    for (unsigned I = 0; I < Proc.Scopes.size(); ++I) rewriteScope(I);
     rewriteLoopExits();
+    destroyInHandlers();
+    if (Kind == CloneKind::Resume) Tries.emitDispatch(Final);
     lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, FileName);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
@@ -56,6 +58,9 @@ class CloneBuilder {
     // first, as C++ destroys them.
     for (const FrameField &F : Frame.Fields)
       if (F.ManagedLifetime) Final.InsertTextBefore(F.Block->getRBracLoc(), destroy(F.Var));
+    // Inserted before the destructions: a scope's sync waits for children
+    // that may use its variables.
+    for (unsigned I = 0; I < Proc.Scopes.size(); ++I) rewriteScope(I);
     return Final.getRewrittenText(fileRange(SM, Body->getSourceRange()));
   }
 
@@ -613,12 +618,35 @@ class CloneBuilder {
   }
 
   // On the resume path a sync that may have to wait records where to resume.
-  // A procedure that may throw rethrows there what its children threw.
+  // A procedure that may throw rethrows there what its children threw: to
+  // the handlers of the try block the sync is in, else straight to the
+  // procedure's unwinding.
   std::string resumeSync(int Entry) const {
     std::string Out =
         fmt::format("__frame->entry = {0}; if (!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resume_{0}:; ", Entry);
-    if (Frame.MayThrow) Out += "if (__builtin_expect(__frame->pending != nullptr, 0)) goto __cilkpp_unwind; ";
-    return Out;
+    if (!Frame.MayThrow) return Out;
+    const auto Point = llvm::find_if(Frame.Points, [&](const ContinuationPoint &P) { return P.Entry == Entry; });
+    return Out + (Tries.inTryBlock(Point->Loc)
+                      ? "if (__builtin_expect(__frame->pending != nullptr, 0)) ::cilkpp::rt::rethrow_pending(*__frame); "
+                      : "if (__builtin_expect(__frame->pending != nullptr, 0)) goto __cilkpp_unwind; ");
+  }
+
+  // A handler is entered after the class-type variables of its try block
+  // are destroyed; those that live in the frame are destroyed at its start.
+  void destroyInHandlers() {
+    if (!Frame.MayThrow) return;
+    for (const CXXTryStmt *Try : Tries.statements()) {
+      std::string Cleanups;
+      for (const FrameField &F : Frame.Fields)
+        if (F.ManagedLifetime && encloses(Try->getTryBlock(), F.Block->getBeginLoc()))
+          Cleanups = fmt::format(" if (__frame->{0}) {{ __frame->{0} = false; ::cilkpp::rt::destroy_field({1}); }}",
+                                 liveFlagName(F), fieldOf(F.Var)) +
+                     Cleanups;
+      if (Cleanups.empty()) continue;
+      for (unsigned I = 0; I < Try->getNumHandlers(); ++I)
+        if (const auto *Body = dyn_cast<CompoundStmt>(Try->getHandler(I)->getHandlerBlock()))
+          Final.InsertTextAfterToken(Body->getLBracLoc(), Cleanups);
+    }
   }
 
   void rewriteSync(unsigned Index) {
@@ -637,7 +665,7 @@ class CloneBuilder {
   // The keyword goes; on the resume path the block ends with a sync.
   void rewriteScope(unsigned Index) {
     const ScopeSite &Site = Proc.Scopes[Index];
-    Final.RemoveText(CharSourceRange::getCharRange(Site.KeywordLoc, Site.Block->getLBracLoc()));
+    if (!Site.IsTryBlock) Final.RemoveText(CharSourceRange::getCharRange(Site.KeywordLoc, Site.Block->getLBracLoc()));
     const int Entry = Frame.ScopeEntry[Index];
     if (Kind == CloneKind::Resume && Entry != 0) Final.InsertTextBefore(Site.Block->getRBracLoc(), resumeSync(Entry));
   }
@@ -703,9 +731,10 @@ class CloneBuilder {
     if (Kind == CloneKind::Resume) {
       std::string Out = fmt::format(" auto *const __frame = static_cast<{} *>(__base);", Names.Frame);
       if (thisClass(FD)) Out += " [[maybe_unused]] auto *const __this = __frame->__this;";
+      if (Tries.holdPoints()) Out += " bool __cilkpp_resuming = false;";
       if (Frame.MayThrow) Out += " try {";
       Out += " switch (__frame->entry) {";
-      for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {0}: goto __cilkpp_resume_{0};", P.Entry);
+      for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {}: {}", P.Entry, Tries.entryCase(P));
       if (Frame.MayThrow) Out += fmt::format(" case {}: goto __cilkpp_unwind_resume;", unwindEntry());
       return Out + " default: __builtin_unreachable(); }";
     }
@@ -786,6 +815,7 @@ class CloneBuilder {
   const FastCloneAvailable &IsCilkCallee;
   ArrayRef<SourceLocation> CilkSpecifiers;
   const CloneKind Kind;
+  const TryBlocks Tries;
   // Frame accesses by file offset: (length replaced, replacement). The
   // source of the texts of subexpressions inside replaced statements.
   std::map<unsigned, std::pair<unsigned, std::string>> Substitutions;

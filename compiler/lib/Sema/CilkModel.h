@@ -40,9 +40,12 @@ struct SyncSite {
 };
 
 // cilk_scope { ... }: every child spawned in the block is synced at its end.
+// A try block that spawns syncs at its end too, so its handlers see what its
+// children throw, as in the serial program.
 struct ScopeSite {
-  clang::SourceLocation KeywordLoc;
+  clang::SourceLocation KeywordLoc;  // of `cilk_scope` or `try`
   const clang::CompoundStmt *Block = nullptr;
+  bool IsTryBlock = false;
 };
 
 struct ParallelLoop;

@@ -154,7 +154,7 @@ bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
 const char *unsupportedEnclosingConstruct(ParentMap &PM, const Stmt *S) {
   for (const Stmt *Child = S, *P = PM.getParent(const_cast<Stmt *>(S)); P;
        Child = P, P = PM.getParent(const_cast<Stmt *>(P))) {
-    if (isa<CXXTryStmt, CXXCatchStmt>(P)) return "a try block";
+    if (isa<CXXCatchStmt>(P)) return "a catch handler";
     if (isa<StmtExpr>(P)) return "a statement expression";
     if (const auto *R = dyn_cast<CXXForRangeStmt>(P); R && R->getBody() == Child)
       return "a range-based for loop";

@@ -10,6 +10,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -91,7 +92,8 @@ class BlockFinder : public RecursiveASTVisitor<BlockFinder> {
   SourceLocation LBrace;
 };
 
-// Return statements of one function, not of lambdas or local classes in it.
+// Return statements and try statements of one function, not of lambdas or
+// local classes in it.
 class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
  public:
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
@@ -100,7 +102,12 @@ class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
     Returns.push_back(R);
     return true;
   }
+  bool VisitCXXTryStmt(CXXTryStmt *T) {
+    Tries.push_back(T);
+    return true;
+  }
   std::vector<const ReturnStmt *> Returns;
+  std::vector<const CXXTryStmt *> Tries;
 };
 
 class Binder {
@@ -211,10 +218,23 @@ class Binder {
     ReturnCollector Returns;
     Returns.TraverseStmt(Body);
     Proc.Returns = std::move(Returns.Returns);
+    addTryBlockSyncs(Returns.Tries, Proc);
     // Report the body's problems even when a keyword could not be bound.
     Ok &= checkProcedureBody(Ctx, Proc);
     if (!Ok) return;
     Result.Procedures.push_back(std::move(Proc));
+  }
+
+  // A try block that spawns ends with an implicit sync (ScopeSite).
+  void addTryBlockSyncs(const std::vector<const CXXTryStmt *> &Tries, CilkProcedure &Proc) {
+    for (const CXXTryStmt *Try : Tries) {
+      const CompoundStmt *Block = Try->getTryBlock();
+      if (llvm::any_of(Proc.Spawns, [&](const SpawnSite &S) {
+            return SM.isPointWithin(S.KeywordLoc, SM.getExpansionLoc(Block->getLBracLoc()),
+                                    SM.getExpansionLoc(Block->getRBracLoc()));
+          }))
+        Proc.Scopes.push_back({SM.getExpansionLoc(Try->getTryLoc()), Block, /*IsTryBlock=*/true});
+    }
   }
 
   bool bindScope(const KeywordUse &U, Stmt *Body, CilkProcedure &Proc) {

@@ -1,0 +1,81 @@
+#include "CodeGen/TryBlocks.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+class TryCollector : public RecursiveASTVisitor<TryCollector> {
+ public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool VisitCXXTryStmt(CXXTryStmt *S) {
+    Tries.push_back(S);
+    return true;
+  }
+  std::vector<const CXXTryStmt *> Tries;
+};
+
+std::string label(unsigned TryIndex) { return fmt::format("__cilkpp_try_{}", TryIndex + 1); }
+
+}  // namespace
+
+TryBlocks::TryBlocks(ASTContext &Ctx, const FrameDescription &Frame) : SM(Ctx.getSourceManager()), Frame(Frame) {
+  TryCollector Collector;
+  Collector.TraverseStmt(Frame.Procedure->Definition->getBody());
+  Tries = std::move(Collector.Tries);
+  Chains.resize(Frame.Points.size());
+  // Tries are in source order, so enclosing ones come first.
+  for (unsigned P = 0; P < Frame.Points.size(); ++P)
+    for (unsigned T = 0; T < Tries.size(); ++T)
+      if (contains(Tries[T], Frame.Points[P].Loc)) {
+        Chains[P].push_back(T);
+        HoldPoints = true;
+      }
+}
+
+bool TryBlocks::contains(const CXXTryStmt *T, SourceLocation Loc) const {
+  const CompoundStmt *Block = T->getTryBlock();
+  return SM.isPointWithin(SM.getExpansionLoc(Loc), SM.getExpansionLoc(Block->getLBracLoc()),
+                          SM.getExpansionLoc(Block->getRBracLoc()));
+}
+
+bool TryBlocks::inTryBlock(SourceLocation Loc) const {
+  for (const CXXTryStmt *T : Tries)
+    if (contains(T, Loc)) return true;
+  return false;
+}
+
+std::string TryBlocks::entryCase(const ContinuationPoint &P) const {
+  const std::vector<unsigned> &Chain = Chains[&P - Frame.Points.data()];
+  if (Chain.empty()) return fmt::format("goto __cilkpp_resume_{};", P.Entry);
+  return fmt::format("__cilkpp_resuming = true; goto {};", label(Chain.front()));
+}
+
+void TryBlocks::emitDispatch(Rewriter &R) const {
+  for (unsigned T = 0; T < Tries.size(); ++T) {
+    std::string Cases;
+    for (unsigned P = 0; P < Frame.Points.size(); ++P) {
+      const std::vector<unsigned> &Chain = Chains[P];
+      auto It = std::find(Chain.begin(), Chain.end(), T);
+      if (It == Chain.end()) continue;
+      const int Entry = Frame.Points[P].Entry;
+      Cases += It + 1 == Chain.end()
+                   ? fmt::format(" case {0}: __cilkpp_resuming = false; goto __cilkpp_resume_{0};", Entry)
+                   : fmt::format(" case {}: goto {};", Entry, label(*(It + 1)));
+    }
+    if (Cases.empty()) continue;
+    R.InsertTextBefore(SM.getExpansionLoc(Tries[T]->getTryLoc()), label(T) + ": ");
+    R.InsertTextAfterToken(SM.getExpansionLoc(Tries[T]->getTryBlock()->getLBracLoc()),
+                           fmt::format(" if (__builtin_expect(__cilkpp_resuming, 0)) switch (__frame->entry) {{{} "
+                                       "default: __builtin_unreachable(); }}",
+                                       Cases));
+  }
+}
+
+}  // namespace cilkpp
