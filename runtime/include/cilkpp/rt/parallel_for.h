@@ -13,10 +13,13 @@
 // largest remaining halves first.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <iterator>
+#include <mutex>
 #include <type_traits>
 
 #include "cilkpp/rt/abi.h"
@@ -181,6 +184,28 @@ Index nth_value(const Index &first, std::int64_t step, std::uint64_t k) {
   }
 }
 
+// The exception of the first iteration, in serial order, that threw. Later
+// iterations that have not started are skipped, as the serial loop would not
+// run them; earlier ones run, and may replace it.
+class FirstError {
+ public:
+  bool skips(std::uint64_t k) const noexcept { return k > first_.load(std::memory_order_relaxed); }
+  void record(std::uint64_t k, std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (k >= first_.load(std::memory_order_relaxed)) return;
+    error_ = std::move(error);
+    first_.store(k, std::memory_order_relaxed);
+  }
+  void rethrow() {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::atomic<std::uint64_t> first_{UINT64_MAX};
+  std::mutex mutex_;
+  std::exception_ptr error_;
+};
+
 // Default grain: about 8 chunks per worker, at most 2048 iterations each, so
 // thieves find work while each chunk still amortises a spawn.
 inline std::uint64_t default_grain(std::uint64_t count, unsigned workers) noexcept {
@@ -202,16 +227,32 @@ void parallel_for(const Index &first, const Bound &last, std::int64_t step, Loop
                 "cilkpp: the loop variable of a cilk_for must be an integer or a random-access iterator");
   const std::uint64_t count = loop_detail::trip_count(first, last, step, test, where);
   if (count == 0) return;
-  auto iteration = [&](std::uint64_t k) { body(loop_detail::nth_value(first, step, k)); };
+  // A body that may throw: the first exception in serial order leaves the
+  // loop once every iteration that started has finished.
+  constexpr bool may_throw = !std::is_nothrow_invocable_v<Body &, Index>;
+  loop_detail::FirstError error;
+  auto iteration = [&](std::uint64_t k) {
+    if constexpr (may_throw) {
+      if (error.skips(k)) return;
+      try {
+        body(loop_detail::nth_value(first, step, k));
+      } catch (...) {
+        error.record(k, std::current_exception());
+      }
+    } else {
+      body(loop_detail::nth_value(first, step, k));
+    }
+  };
   using Iteration = decltype(iteration);
   if (grain != 0 && count <= grain) {
     loop_detail::run_serially(&iteration, 0, count);
-    return;
+  } else {
+    run_root<void>([&](Worker *w, Frame *parent, void *) noexcept {
+      const std::uint64_t g = grain != 0 ? grain : loop_detail::default_grain(count, worker_count(w));
+      loop_detail::fast<Iteration>(w, parent, &iteration, 0, count, g);
+    });
   }
-  run_root<void>([&](Worker *w, Frame *parent, void *) noexcept {
-    const std::uint64_t g = grain != 0 ? grain : loop_detail::default_grain(count, worker_count(w));
-    loop_detail::fast<Iteration>(w, parent, &iteration, 0, count, g);
-  });
+  if constexpr (may_throw) error.rethrow();
 }
 
 }  // namespace cilkpp::rt
