@@ -51,7 +51,10 @@ class CloneBuilder {
     for (SourceLocation Loc : CilkSpecifiers)
       if (SM.isPointWithin(Loc, BodyRange.getBegin(), BodyRange.getEnd()))
         Final.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
-    Final.InsertTextAfterToken(Body->getLBracLoc(), prologue());
+    // An instantiation's clones read the template's text: its parameter
+    // names must mean the instantiation's arguments.
+    const std::string Aliases = templateParameterAliases(FD);
+    Final.InsertTextAfterToken(Body->getLBracLoc(), (Aliases.empty() ? "" : " " + Aliases) + prologue());
     Final.InsertTextBefore(Body->getRBracLoc(), epilogue());
     Final.InsertTextAfter(Body->getRBracLoc(), unwinding());
     // Inserted before the epilogue, which frees the frame; later fields

@@ -3,10 +3,14 @@
 #include "Analysis/FrameDescription.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
 
 using namespace clang;
 
@@ -83,7 +87,41 @@ std::string qualifiedFastName(const FunctionDecl *FD) {
       Scope = NS->getName().str() + "::" + Scope;
     if (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) Scope = RD->getName().str() + "::" + Scope;
   }
-  return "::" + Scope + namesFor(FD, 0).Fast;
+  return "::" + Scope + namesFor(FD, 0).Fast + templateArguments(FD);
+}
+
+static std::string argumentText(ASTContext &Ctx, const TemplateArgument &Arg) {
+  if (Arg.getKind() == TemplateArgument::Type) return typeQualified(Ctx, Arg.getAsType());
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  Arg.print(policy(Ctx), OS, /*IncludeType=*/true);
+  return Out;
+}
+
+std::string templateArguments(const FunctionDecl *FD) {
+  std::vector<std::string> Args;
+  if (const TemplateArgumentList *List = FD->isTemplateInstantiation() ? FD->getTemplateSpecializationArgs() : nullptr) {
+    for (const TemplateArgument &Arg : List->asArray()) Args.push_back(argumentText(FD->getASTContext(), Arg));
+  } else if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
+    for (const NamedDecl *P : *Template->getTemplateParameters()) Args.push_back(P->getName().str());
+  } else {
+    return "";
+  }
+  return "<" + llvm::join(Args, ", ") + ">";
+}
+
+std::string templateParameterAliases(const FunctionDecl *FD) {
+  if (!FD->isTemplateInstantiation() || !FD->getPrimaryTemplate()) return "";
+  const TemplateParameterList *Params = FD->getPrimaryTemplate()->getTemplateParameters();
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  std::string Out;
+  for (unsigned I = 0; I < Params->size() && I < Args->size(); ++I) {
+    const std::string Value = argumentText(FD->getASTContext(), Args->get(I));
+    Out += isa<TemplateTypeParmDecl>(Params->getParam(I))
+               ? fmt::format("using {} [[maybe_unused]] = {}; ", Params->getParam(I)->getName(), Value)
+               : fmt::format("[[maybe_unused]] constexpr auto {} = {}; ", Params->getParam(I)->getName(), Value);
+  }
+  return Out;
 }
 
 std::string liveFlagName(const FrameField &F) { return "__cilkpp_live_" + F.Name; }

@@ -29,8 +29,18 @@ ProcedureNames namesFor(const clang::FunctionDecl *FD, unsigned OverloadIndex);
 // The class whose `this` a procedure has, or nullptr.
 const clang::CXXRecordDecl *thisClass(const clang::FunctionDecl *FD);
 
-// The fast clone's name as seen from anywhere: ::ns::__cilkpp_f_fast.
+// The fast clone's name as seen from anywhere: ::ns::__cilkpp_f_fast, with
+// template arguments for a function template (`<T>`) or an instantiation
+// (`<int>`).
 std::string qualifiedFastName(const clang::FunctionDecl *FD);
+
+// "<int, 4>" for an instantiation, "<T, N>" for a function template, else "".
+std::string templateArguments(const clang::FunctionDecl *FD);
+
+// For an instantiation, aliases that give the template's parameters their
+// arguments, so the template's text means the instantiation inside a clone:
+// "using T = int; constexpr auto N = 4; " (marked maybe_unused).
+std::string templateParameterAliases(const clang::FunctionDecl *FD);
 
 // `T Name` with T fully qualified, valid at namespace scope.
 std::string declareQualified(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);

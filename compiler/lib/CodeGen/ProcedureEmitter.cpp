@@ -4,6 +4,8 @@
 #include "CodeGen/SourceText.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <fmt/format.h>
@@ -189,6 +191,50 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   Main.InsertTextBefore(Begin, Before + Reposition);
   After += lineDirective(EndLine, FileName) + std::string(EndColumn, ' ');
   Main.InsertTextAfterToken(RBrace, After);
+  return true;
+}
+
+bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *Pattern, ArrayRef<Instantiation> Instances,
+                           const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers,
+                           StringRef FileName) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionTemplateDecl *Template = Pattern->getDescribedFunctionTemplate();
+  const TemplateParameterList *Params = Template->getTemplateParameters();
+  SourceLocation Begin = SM.getExpansionLoc(Params->getTemplateLoc());
+  const unsigned BeginLine = SM.getSpellingLineNumber(Begin), BeginColumn = SM.getSpellingColumnNumber(Begin);
+  const std::string ParamsText =
+      Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str();
+  std::string Before = BeginColumn > 1 ? "\n" : "";
+  Before += lineDirective(BeginLine, FileName);
+  Before += fmt::format("{} {};\n", ParamsText,
+                        fastSignature(Ctx, Pattern, storagePrefix(Pattern), namesFor(Pattern, 0).Fast, /*WithDefaults=*/true));
+  Before += lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
+  Main.InsertTextBefore(Begin, Before);
+  const auto *Body = cast<CompoundStmt>(Pattern->getBody());
+  Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, Pattern));
+
+  const unsigned BodyLine = SM.getSpellingLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));
+  std::string AtEnd;
+  for (const Instantiation &I : Instances) {
+    const FunctionDecl *FD = I.Frame->Procedure->Definition;
+    std::optional<std::string> FastBody =
+        emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, CilkSpecifiers, CloneKind::Fast, FileName);
+    std::optional<std::string> ResumeBody =
+        I.Frame->Points.empty()
+            ? std::optional<std::string>("{ __builtin_unreachable(); }")
+            : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, CilkSpecifiers, CloneKind::Resume, FileName);
+    if (!FastBody || !ResumeBody) return false;
+    AtEnd += "\n" + lineDirective(BeginLine, FileName) + frameDeclarations(Ctx, *I.Frame, I.Names);
+    AtEnd += lineDirective(BodyLine, FileName);
+    AtEnd += fmt::format("template <> {} {}\n",
+                         fastSignature(Ctx, FD, "", I.Names.Fast + templateArguments(FD), /*WithDefaults=*/false),
+                         *FastBody);
+    AtEnd += lineDirective(BodyLine, FileName);
+    AtEnd += fmt::format("namespace {{ void {}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] "
+                         "::cilkpp::rt::Frame *__base) noexcept {} }}\n",
+                         I.Names.Resume, *ResumeBody);
+  }
+  Main.InsertTextAfter(SM.getLocForEndOfFile(SM.getMainFileID()), AtEnd);
   return true;
 }
 

@@ -21,4 +21,17 @@ bool emitProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const FrameDes
                    llvm::ArrayRef<clang::SourceLocation> CilkSpecifiers, bool PrototypeBefore,
                    llvm::StringRef FileName);
 
+// A function template translated per instantiation: the fast clone is
+// declared as a template before it, its body becomes the public entry, and
+// each instantiation's frame, fast clone (an explicit specialization) and
+// resume clone go at the end of the file, where every type an instantiation
+// may use is declared.
+struct Instantiation {
+  const FrameDescription *Frame;
+  ProcedureNames Names;
+};
+bool emitTemplateProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const clang::FunctionDecl *Pattern,
+                           llvm::ArrayRef<Instantiation> Instances, const FastCloneAvailable &IsCilkCallee,
+                           llvm::ArrayRef<clang::SourceLocation> CilkSpecifiers, llvm::StringRef FileName);
+
 }  // namespace cilkpp

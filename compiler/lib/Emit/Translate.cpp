@@ -107,6 +107,15 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   }, FileName);
 
   FastPrototypes Prototypes(Ctx, Main);
+  // Whether a spawn in FD may call a callee's fast clone. A member's is
+  // declared in its class, so it is available wherever the member is.
+  auto CilkCalleeBefore = [&](const FunctionDecl *FD) -> FastCloneAvailable {
+    const unsigned End = Prototypes.offset(FD->getBody()->getEndLoc());
+    return [&, End](const FunctionDecl *Callee) {
+      if (!Sema.CilkFunctions.contains(Callee)) return false;
+      return isa<CXXMethodDecl>(Callee) ? Callee->isDefined() : Prototypes.availableBefore(Callee, End);
+    };
+  };
   std::map<const FunctionDecl *, bool> PrototypeBefore;
   for (const CilkProcedure &P : Sema.Procedures) PrototypeBefore[P.Definition] = Prototypes.declareEarly(P.Definition, P.Definition);
   // Procedures declared `cilk` here but defined in another .cilkpp file.
@@ -114,19 +123,24 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     if (!FD->getDefinition() || !PrototypeBefore.count(FD->getDefinition())) Prototypes.declareEarly(FD, nullptr);
 
   std::map<std::pair<const DeclContext *, std::string>, unsigned> Overloads;
+  // Instantiations of each function template, emitted together.
+  std::map<const FunctionDecl *, std::vector<Instantiation>> Templates;
+  std::vector<const FunctionDecl *> TemplateOrder;
   for (const FrameDescription &Frame : Frames) {
     const FunctionDecl *FD = Frame.Procedure->Definition;
     unsigned Index = Overloads[{FD->getDeclContext()->getRedeclContext(), FD->getName().str()}]++;
-    unsigned End = Prototypes.offset(FD->getBody()->getEndLoc());
-    // A member's fast clone is declared in its class, so it is available
-    // wherever the member is.
-    FastCloneAvailable IsCilkCallee = [&, End](const FunctionDecl *Callee) {
-      if (!Sema.CilkFunctions.contains(Callee)) return false;
-      return isa<CXXMethodDecl>(Callee) ? Callee->isDefined() : Prototypes.availableBefore(Callee, End);
-    };
-    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), IsCilkCallee, Sema.CilkSpecifiers,
+    if (const FunctionTemplateDecl *Primary = FD->isTemplateInstantiation() ? FD->getPrimaryTemplate() : nullptr) {
+      const FunctionDecl *Pattern = Primary->getTemplatedDecl();
+      if (!Templates.count(Pattern)) TemplateOrder.push_back(Pattern);
+      Templates[Pattern].push_back({&Frame, namesFor(FD, Index)});
+      continue;
+    }
+    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), CilkCalleeBefore(FD), Sema.CilkSpecifiers,
                         PrototypeBefore[FD], FileName);
   }
+  for (const FunctionDecl *Pattern : TemplateOrder)
+    Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern),
+                                Sema.CilkSpecifiers, FileName);
   return Ok;
 }
 

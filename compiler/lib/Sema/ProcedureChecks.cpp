@@ -36,8 +36,21 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
 const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (const char *Kind = unsupportedMemberKind(Ctx, MD)) return Kind;
-  if (FD->getDescribedFunctionTemplate() || FD->isTemplateInstantiation() || FD->isDependentContext())
-    return "a function template";
+  if (FD->isTemplateInstantiation()) {
+    // Each instantiation is translated on its own, under aliases for the
+    // template's parameters.
+    const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate();
+    if (!Primary || isa<CXXMethodDecl>(FD)) return "a member function template";
+    for (const NamedDecl *P : *Primary->getTemplateParameters()) {
+      if (P->isTemplateParameterPack()) return "a variadic template";
+      if (isa<TemplateTemplateParmDecl>(P)) return "a template with a template template parameter";
+      if (P->getName().empty()) return "a template with unnamed template parameters";
+    }
+  } else if (FD->getDescribedFunctionTemplate() || FD->isDependentContext()) {
+    return isa<CXXMethodDecl>(FD) ? "a member function template" : "a function template";
+  } else if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
+    return "an explicit specialization of a function template";
+  }
   if (FD->isVariadic()) return "a variadic function";
   if (FD->isConstexpr()) return "a constexpr function";
   if (!FD->getDeclName().isIdentifier()) return "an operator function";

@@ -149,8 +149,20 @@ class Binder {
       return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.first->getBeginLoc()),
                                           SM.getExpansionLoc(B.first->getBeginLoc()));
     });
-    for (auto &[FD, FunctionUses] : Ordered) Result.CilkFunctions.add(FD);
-    for (auto &[FD, FunctionUses] : Ordered) bindProcedure(FD, FunctionUses);
+    // A function template is translated once per instantiation in the file,
+    // each with its concrete types; its uninstantiated body stays serial.
+    std::vector<std::pair<const FunctionDecl *, const std::vector<KeywordUse> *>> Bound;
+    for (auto &[FD, FunctionUses] : Ordered) {
+      const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate();
+      if (!Template || isa<CXXMethodDecl>(FD)) {
+        Bound.push_back({FD, &FunctionUses});
+        continue;
+      }
+      for (const FunctionDecl *Spec : Template->specializations())
+        if (Spec->isTemplateInstantiation() && Spec->hasBody()) Bound.push_back({Spec, &FunctionUses});
+    }
+    for (auto &[FD, FunctionUses] : Bound) Result.CilkFunctions.add(FD);
+    for (auto &[FD, FunctionUses] : Bound) bindProcedure(FD, *FunctionUses);
   }
 
  private:
