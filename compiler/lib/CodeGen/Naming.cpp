@@ -43,7 +43,13 @@ std::vector<const CXXRecordDecl *> enclosingClasses(const FunctionDecl *FD) {
 // definition written in the class, else beside the definition, whose own
 // qualifier (`C::` in `int C::f()`) names the class there.
 std::string memberScope(const FunctionDecl *FD) {
-  const ASTContext &Ctx = FD->getASTContext();
+  ASTContext &Ctx = FD->getASTContext();
+  // An instantiated class template's member: its definitions are explicit
+  // specializations, `template <> ... Box<int>::__cilkpp_get_fast(...)`.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(FD->getDeclContext())) {
+    std::string Name = typeQualified(Ctx, Ctx.getRecordType(Spec));
+    return (StringRef(Name).starts_with("::") ? Name.substr(2) : Name) + "::";
+  }
   if (FD->isOutOfLine() && FD->getQualifierLoc()) {
     CharSourceRange R = CharSourceRange::getTokenRange(FD->getQualifierLoc().getSourceRange());
     std::string Written = Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
@@ -81,6 +87,10 @@ ProcedureNames namesFor(const FunctionDecl *FD, unsigned OverloadIndex) {
 }
 
 std::string qualifiedFastName(const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    ASTContext &Ctx = FD->getASTContext();
+    return typeQualified(Ctx, Ctx.getRecordType(MD->getParent())) + "::" + namesFor(FD, 0).Fast + templateArguments(FD);
+  }
   std::string Scope;
   for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent()) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
@@ -100,7 +110,8 @@ static std::string argumentText(ASTContext &Ctx, const TemplateArgument &Arg) {
 
 std::string templateArguments(const FunctionDecl *FD) {
   std::vector<std::string> Args;
-  if (const TemplateArgumentList *List = FD->isTemplateInstantiation() ? FD->getTemplateSpecializationArgs() : nullptr) {
+  if (const TemplateArgumentList *List =
+          FD->isTemplateInstantiation() && FD->getPrimaryTemplate() ? FD->getTemplateSpecializationArgs() : nullptr) {
     for (const TemplateArgument &Arg : List->asArray()) Args.push_back(argumentText(FD->getASTContext(), Arg));
   } else if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
     for (const NamedDecl *P : *Template->getTemplateParameters()) Args.push_back(P->getName().str());
@@ -111,9 +122,17 @@ std::string templateArguments(const FunctionDecl *FD) {
 }
 
 std::string templateParameterAliases(const FunctionDecl *FD) {
-  if (!FD->isTemplateInstantiation() || !FD->getPrimaryTemplate()) return "";
-  const TemplateParameterList *Params = FD->getPrimaryTemplate()->getTemplateParameters();
-  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  const TemplateParameterList *Params = nullptr;
+  const TemplateArgumentList *Args = nullptr;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(FD->getDeclContext())) {
+    Params = Spec->getSpecializedTemplate()->getTemplateParameters();
+    Args = &Spec->getTemplateArgs();
+  } else if (FD->isTemplateInstantiation() && FD->getPrimaryTemplate()) {
+    Params = FD->getPrimaryTemplate()->getTemplateParameters();
+    Args = FD->getTemplateSpecializationArgs();
+  } else {
+    return "";
+  }
   std::string Out;
   for (unsigned I = 0; I < Params->size() && I < Args->size(); ++I) {
     const std::string Value = argumentText(FD->getASTContext(), Args->get(I));

@@ -48,13 +48,20 @@ std::string declareThis(ASTContext &Ctx, const FunctionDecl *FD) {
   return declareQualified(Ctx, cast<CXXMethodDecl>(FD)->getThisType(), "__this");
 }
 
+// A member of an instantiated class template is defined as an explicit
+// specialization of the member.
+std::string explicitSpecialization(const FunctionDecl *FD) {
+  return isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()) ? "template <> " : "";
+}
+
 // A member's frame is a member class, so it may name the class's private
 // types; a free procedure's is local to the file.
 std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const bool Member = isa<CXXMethodDecl>(FD);
   std::string Out = Member ? "" : "namespace {\n";
-  Out += fmt::format("struct {}{} final : ::cilkpp::rt::Frame {{\n", Names.Scope, Names.Frame);
+  Out += fmt::format("{}struct {}{} final : ::cilkpp::rt::Frame {{\n", explicitSpecialization(FD), Names.Scope,
+                     Names.Frame);
   if (thisClass(FD)) Out += fmt::format("  {};\n", declareThis(Ctx, FD));
   bool Managed = false;
   for (const FrameField &F : Frame.Fields) {
@@ -69,8 +76,13 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   if (Frame.MayThrow) Out += exceptionState(Frame);
   if (Managed) Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
   Out += "};\n";
+  // The resume clone is declared before the frame infos take its address
+  // (for a class template's member, before that instantiates it).
+  if (!Member) Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
+  else if (!explicitSpecialization(FD).empty())
+    Out += fmt::format("template <> void {}{}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n",
+                       Names.Scope, Names.Resume);
   if (Member) Out += "namespace {\n";
-  else Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
   const std::string Name = FD->getQualifiedNameAsString();
   const std::string Resume = Names.Scope + Names.Resume, FrameType = Names.Scope + Names.Frame;
   Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), nullptr}};\n", Names.Info, Name,
@@ -198,18 +210,28 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
                            const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers,
                            StringRef FileName) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const FunctionTemplateDecl *Template = Pattern->getDescribedFunctionTemplate();
-  const TemplateParameterList *Params = Template->getTemplateParameters();
-  SourceLocation Begin = SM.getExpansionLoc(Params->getTemplateLoc());
-  const unsigned BeginLine = SM.getSpellingLineNumber(Begin), BeginColumn = SM.getSpellingColumnNumber(Begin);
-  const std::string ParamsText =
-      Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str();
-  std::string Before = BeginColumn > 1 ? "\n" : "";
-  Before += lineDirective(BeginLine, FileName);
-  Before += fmt::format("{} {};\n", ParamsText,
-                        fastSignature(Ctx, Pattern, storagePrefix(Pattern), namesFor(Pattern, 0).Fast, /*WithDefaults=*/true));
-  Before += lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
-  Main.InsertTextBefore(Begin, Before);
+  const bool Member = isa<CXXMethodDecl>(Pattern);
+  SourceLocation Begin = SM.getExpansionLoc(Pattern->getBeginLoc());
+  if (Member) {
+    // A class template's member: its clones are declared in the class.
+    const auto *Class = cast<CXXRecordDecl>(Pattern->getDeclContext());
+    Main.InsertTextAfter(SM.getExpansionLoc(Class->getBraceRange().getEnd()),
+                         memberDeclarations(Ctx, Pattern, namesFor(Pattern, 0)));
+  } else {
+    const TemplateParameterList *Params = Pattern->getDescribedFunctionTemplate()->getTemplateParameters();
+    Begin = SM.getExpansionLoc(Params->getTemplateLoc());
+    const unsigned Line = SM.getSpellingLineNumber(Begin), Column = SM.getSpellingColumnNumber(Begin);
+    const std::string ParamsText =
+        Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str();
+    std::string Before = Column > 1 ? "\n" : "";
+    Before += lineDirective(Line, FileName);
+    Before += fmt::format("{} {};\n", ParamsText,
+                          fastSignature(Ctx, Pattern, storagePrefix(Pattern), namesFor(Pattern, 0).Fast,
+                                        /*WithDefaults=*/true));
+    Before += lineDirective(Line, FileName) + std::string(Column - 1, ' ');
+    Main.InsertTextBefore(Begin, Before);
+  }
+  const unsigned BeginLine = SM.getSpellingLineNumber(Begin);
   const auto *Body = cast<CompoundStmt>(Pattern->getBody());
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, Pattern));
 
@@ -227,12 +249,15 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     AtEnd += "\n" + lineDirective(BeginLine, FileName) + frameDeclarations(Ctx, *I.Frame, I.Names);
     AtEnd += lineDirective(BodyLine, FileName);
     AtEnd += fmt::format("template <> {} {}\n",
-                         fastSignature(Ctx, FD, "", I.Names.Fast + templateArguments(FD), /*WithDefaults=*/false),
+                         fastSignature(Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member ? "" : templateArguments(FD)),
+                                       /*WithDefaults=*/false),
                          *FastBody);
     AtEnd += lineDirective(BodyLine, FileName);
-    AtEnd += fmt::format("namespace {{ void {}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] "
-                         "::cilkpp::rt::Frame *__base) noexcept {} }}\n",
-                         I.Names.Resume, *ResumeBody);
+    const std::string Resume =
+        fmt::format("void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame "
+                    "*__base) noexcept {}",
+                    I.Names.Scope, I.Names.Resume, *ResumeBody);
+    AtEnd += Member ? "template <> " + Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
   }
   Main.InsertTextAfter(SM.getLocForEndOfFile(SM.getMainFileID()), AtEnd);
   return true;

@@ -16,6 +16,7 @@
 #include "Sema/ProcedureFinder.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
@@ -129,10 +130,22 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   for (const FrameDescription &Frame : Frames) {
     const FunctionDecl *FD = Frame.Procedure->Definition;
     unsigned Index = Overloads[{FD->getDeclContext()->getRedeclContext(), FD->getName().str()}]++;
-    if (const FunctionTemplateDecl *Primary = FD->isTemplateInstantiation() ? FD->getPrimaryTemplate() : nullptr) {
-      const FunctionDecl *Pattern = Primary->getTemplatedDecl();
+    const FunctionDecl *Pattern = nullptr;
+    if (const FunctionTemplateDecl *Primary = FD->isTemplateInstantiation() ? FD->getPrimaryTemplate() : nullptr)
+      Pattern = Primary->getTemplatedDecl();
+    else if (isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()))
+      Pattern = FD->getTemplateInstantiationPattern();
+    if (Pattern) {
       if (!Templates.count(Pattern)) TemplateOrder.push_back(Pattern);
-      Templates[Pattern].push_back({&Frame, namesFor(FD, Index)});
+      ProcedureNames Names = namesFor(FD, Index);
+      // Members of different instantiations of a class share their names
+      // (declared once in the class template) but not their frame infos.
+      if (isa<CXXMethodDecl>(FD)) {
+        const std::string Suffix = "_" + std::to_string(Templates[Pattern].size());
+        Names.Info += Suffix;
+        Names.StackInfo += Suffix;
+      }
+      Templates[Pattern].push_back({&Frame, Names});
       continue;
     }
     Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), CilkCalleeBefore(FD), Sema.CilkSpecifiers,

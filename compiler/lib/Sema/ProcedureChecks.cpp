@@ -25,7 +25,16 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   if (RD->isLambda()) return "a lambda";
   if (RD->isUnion()) return "a member function of a union";
   if (RD->isLocalClass()) return "a member function of a local class";
-  if (RD->isDependentContext() || isa<ClassTemplateSpecializationDecl>(RD)) return "a member function of a class template";
+  // A class template's members are translated per instantiation of the class.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+    if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation || !isa<NamespaceDecl, TranslationUnitDecl>(RD->getDeclContext()))
+      return "a member function of a class template specialization";
+    for (const NamedDecl *P : *Spec->getSpecializedTemplate()->getTemplateParameters())
+      if (P->isTemplateParameterPack() || isa<TemplateTemplateParmDecl>(P) || P->getName().empty())
+        return "a member function of a variadic class template or one with template template or unnamed parameters";
+  } else if (RD->isDependentContext()) {
+    return "a member function of a class template";
+  }
   if (!SM.isWrittenInMainFile(SM.getExpansionLoc(RD->getBraceRange().getEnd())))
     return "a member function of a class defined in another file";
   if (!MD->isOutOfLine() && semicolonAfterOutermostClass(Ctx, MD).isInvalid())
@@ -36,11 +45,10 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
 const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (const char *Kind = unsupportedMemberKind(Ctx, MD)) return Kind;
-  if (FD->isTemplateInstantiation()) {
+  if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate(); Primary && FD->isTemplateInstantiation()) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.
-    const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate();
-    if (!Primary || isa<CXXMethodDecl>(FD)) return "a member function template";
+    if (isa<CXXMethodDecl>(FD)) return "a member function template";
     for (const NamedDecl *P : *Primary->getTemplateParameters()) {
       if (P->isTemplateParameterPack()) return "a variadic template";
       if (isa<TemplateTemplateParmDecl>(P)) return "a template with a template template parameter";

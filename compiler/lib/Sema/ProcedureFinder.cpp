@@ -8,6 +8,7 @@
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -154,7 +155,19 @@ class Binder {
     std::vector<std::pair<const FunctionDecl *, const std::vector<KeywordUse> *>> Bound;
     for (auto &[FD, FunctionUses] : Ordered) {
       const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate();
-      if (!Template || isa<CXXMethodDecl>(FD)) {
+      const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+      const ClassTemplateDecl *Class = Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
+      if (Class && !Template) {
+        // A member of a class template: its instantiations in the classes
+        // instantiated in the file.
+        for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
+          for (const CXXMethodDecl *M : Spec->methods())
+            if (const FunctionDecl *From = M->getInstantiatedFromMemberFunction();
+                From && From->getCanonicalDecl() == FD->getCanonicalDecl() && M->hasBody())
+              Bound.push_back({M, &FunctionUses});
+        continue;
+      }
+      if (!Template || Method) {
         Bound.push_back({FD, &FunctionUses});
         continue;
       }
