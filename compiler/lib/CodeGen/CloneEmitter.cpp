@@ -28,11 +28,11 @@ namespace {
 class CloneBuilder {
  public:
   CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
-               const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers, CloneKind Kind,
+               const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
                StringRef FileName)
       : FileName(FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
-        CilkSpecifiers(CilkSpecifiers), Kind(Kind), Tries(Ctx, Frame),
+        RemovedKeywords(RemovedKeywords), Kind(Kind), Tries(Ctx, Frame),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
 
   std::optional<std::string> build() {
@@ -48,7 +48,7 @@ class CloneBuilder {
     lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, FileName);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
-    for (SourceLocation Loc : CilkSpecifiers)
+    for (SourceLocation Loc : RemovedKeywords)
       if (SM.isPointWithin(Loc, BodyRange.getBegin(), BodyRange.getEnd()))
         Final.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
     // An instantiation's clones read the template's text: its parameter
@@ -816,7 +816,7 @@ class CloneBuilder {
   const FunctionDecl *FD;
   const ProcedureNames &Names;
   const FastCloneAvailable &IsCilkCallee;
-  ArrayRef<SourceLocation> CilkSpecifiers;
+  ArrayRef<SourceLocation> RemovedKeywords;
   const CloneKind Kind;
   const TryBlocks Tries;
   // Frame accesses by file offset: (length replaced, replacement). The
@@ -831,10 +831,10 @@ class CloneBuilder {
 
 std::optional<std::string> emitCloneBody(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                                          const FastCloneAvailable &IsCilkCallee,
-                                         ArrayRef<SourceLocation> CilkSpecifiers, CloneKind Kind, StringRef FileName) {
+                                         ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind, StringRef FileName) {
   unsigned ErrorsBefore = Ctx.getDiagnostics().getNumErrors();
   std::optional<std::string> Body =
-      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, Kind, FileName).build();
+      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Kind, FileName).build();
   if (Ctx.getDiagnostics().getNumErrors() != ErrorsBefore) return std::nullopt;
   return Body;
 }

@@ -27,12 +27,12 @@ using FastCloneAvailable = std::function<bool(const clang::FunctionDecl *Callee)
 
 // Returns the clone's body, from its '{' to its '}', with the same line
 // structure as the original body; nullopt after reporting an error.
-// CilkSpecifiers: every `cilk` keyword of the file; those in the body (block
+// RemovedKeywords: keywords removed from the output (SemaResult); those in the body (block
 // scope declarations) are removed from the clone too. FileName: as the user
 // named the .cilkpp file, for messages the generated code prints.
 std::optional<std::string> emitCloneBody(clang::ASTContext &Ctx, const FrameDescription &Frame,
                                          const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
-                                         llvm::ArrayRef<clang::SourceLocation> CilkSpecifiers, CloneKind Kind,
+                                         llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, CloneKind Kind,
                                          llvm::StringRef FileName);
 
 }  // namespace cilkpp

@@ -141,16 +141,16 @@ static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, c
 }
 
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
-                   const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers,
+                   const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
                    bool PrototypeBefore, StringRef FileName) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const SourceManager &SM = Ctx.getSourceManager();
-  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, CloneKind::Fast, FileName);
+  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, FileName);
   // Without continuation points nothing can be stolen or suspended, so
   // nothing is ever resumed.
   std::optional<std::string> ResumeBody =
       Frame.Points.empty() ? std::optional<std::string>("{ __builtin_unreachable(); }")
-                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, CilkSpecifiers, CloneKind::Resume, FileName);
+                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, FileName);
   if (!FastBody || !ResumeBody) return false;
 
   const auto *Body = cast<CompoundStmt>(FD->getBody());
@@ -207,7 +207,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
 }
 
 bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *Pattern, ArrayRef<Instantiation> Instances,
-                           const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> CilkSpecifiers,
+                           const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
                            StringRef FileName) {
   const SourceManager &SM = Ctx.getSourceManager();
   const bool Member = isa<CXXMethodDecl>(Pattern);
@@ -240,11 +240,11 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   for (const Instantiation &I : Instances) {
     const FunctionDecl *FD = I.Frame->Procedure->Definition;
     std::optional<std::string> FastBody =
-        emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, CilkSpecifiers, CloneKind::Fast, FileName);
+        emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, FileName);
     std::optional<std::string> ResumeBody =
         I.Frame->Points.empty()
             ? std::optional<std::string>("{ __builtin_unreachable(); }")
-            : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, CilkSpecifiers, CloneKind::Resume, FileName);
+            : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, FileName);
     if (!FastBody || !ResumeBody) return false;
     AtEnd += "\n" + lineDirective(BeginLine, FileName) + frameDeclarations(Ctx, *I.Frame, I.Names);
     AtEnd += lineDirective(BodyLine, FileName);

@@ -18,7 +18,7 @@ std::string fastPrototype(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
 // Returns false if an error was reported.
 bool emitProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const FrameDescription &Frame,
                    const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
-                   llvm::ArrayRef<clang::SourceLocation> CilkSpecifiers, bool PrototypeBefore,
+                   llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, bool PrototypeBefore,
                    llvm::StringRef FileName);
 
 // A function template translated per instantiation: the fast clone is
@@ -32,6 +32,6 @@ struct Instantiation {
 };
 bool emitTemplateProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const clang::FunctionDecl *Pattern,
                            llvm::ArrayRef<Instantiation> Instances, const FastCloneAvailable &IsCilkCallee,
-                           llvm::ArrayRef<clang::SourceLocation> CilkSpecifiers, llvm::StringRef FileName);
+                           llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, llvm::StringRef FileName);
 
 }  // namespace cilkpp

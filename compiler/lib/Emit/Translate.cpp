@@ -95,7 +95,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   analyseExceptions(Sema.CilkFunctions, Frames);
   bool Ok = true;
 
-  for (SourceLocation Loc : Sema.CilkSpecifiers) Main.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
+  for (SourceLocation Loc : Sema.RemovedKeywords) Main.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
 
   // cilk_for loops outside cilk procedures; the clones lower the others.
   std::vector<const ParallelLoop *> PlainLoops;
@@ -148,12 +148,12 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       Templates[Pattern].push_back({&Frame, Names});
       continue;
     }
-    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), CilkCalleeBefore(FD), Sema.CilkSpecifiers,
+    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), CilkCalleeBefore(FD), Sema.RemovedKeywords,
                         PrototypeBefore[FD], FileName);
   }
   for (const FunctionDecl *Pattern : TemplateOrder)
     Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern),
-                                Sema.CilkSpecifiers, FileName);
+                                Sema.RemovedKeywords, FileName);
   return Ok;
 }
 

@@ -120,12 +120,13 @@ class Binder {
     bindParallelLoops(Ctx, Uses, Pragmas, Result.Loops);
     DeclarationCollector Collector(Ctx);
     Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
-    bindCilkSpecifiers(Uses, Collector.Annotated);
+    bindRemovedKeywords(Uses, Collector.Annotated);
     std::map<const FunctionDecl *, std::vector<KeywordUse>> ByFunction;
     for (const KeywordUse &U : Uses) {
       if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) continue;
       if (enclosingLoop(SM, Result.Loops, U.Loc)) {
         diag::report(Diags, U.Loc, diag::KeywordInLoopBody) << U.Spelling;
+        Result.RemovedKeywords.push_back(U.Loc);
         continue;
       }
       const BodyRange *Body = innermostBody(Collector.Bodies, SM.getFileOffset(U.Loc));
@@ -179,11 +180,11 @@ class Binder {
   }
 
  private:
-  void bindCilkSpecifiers(ArrayRef<KeywordUse> Uses,
+  void bindRemovedKeywords(ArrayRef<KeywordUse> Uses,
                           ArrayRef<std::pair<const Decl *, SourceLocation>> Annotated) {
     for (const KeywordUse &U : Uses) {
       if (U.Kind != KeywordKind::Cilk) continue;
-      Result.CilkSpecifiers.push_back(U.Loc);
+      Result.RemovedKeywords.push_back(U.Loc);
       const Decl *Target = nullptr;
       for (const auto &[D, Loc] : Annotated)
         if (Loc == U.Loc) Target = D;

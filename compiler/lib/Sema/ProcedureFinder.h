@@ -31,8 +31,9 @@ class CilkProcedureSet {
 struct SemaResult {
   std::vector<CilkProcedure> Procedures;
   CilkProcedureSet CilkFunctions;
-  // `cilk` keywords, removed from declarations in the output.
-  std::vector<clang::SourceLocation> CilkSpecifiers;
+  // Keywords removed from the output: `cilk` specifiers, and spawn, sync
+  // and cilk_scope inside cilk_for bodies, which run serially.
+  std::vector<clang::SourceLocation> RemovedKeywords;
   // Every cilk_for that passed its checks, in or outside cilk procedures.
   std::vector<ParallelLoop> Loops;
 };

@@ -45,7 +45,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 cannot leave a cilk_for body"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: the loop variable '%0' of a cilk_for must not be modified in its body"},
-    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' inside a cilk_for body is not supported yet"},
+    {clang::DiagnosticsEngine::Warning,
+     "cilkpp: '%0' inside a cilk_for body runs serially in this version (the loop's iterations still run in "
+     "parallel)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a block"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: %0 out of a '%1' block is not supported yet (it would skip the block's implicit sync)"},
