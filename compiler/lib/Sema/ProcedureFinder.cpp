@@ -136,6 +136,7 @@ class Binder {
       }
       if (!Body->Function) {
         diag::report(Diags, U.Loc, diag::KeywordInLambda) << U.Spelling;
+        Result.RemovedKeywords.push_back(U.Loc);
         continue;
       }
       ByFunction[Body->Function].push_back(U);

@@ -32,7 +32,7 @@ struct SemaResult {
   std::vector<CilkProcedure> Procedures;
   CilkProcedureSet CilkFunctions;
   // Keywords removed from the output: `cilk` specifiers, and spawn, sync
-  // and cilk_scope inside cilk_for bodies, which run serially.
+  // and cilk_scope inside cilk_for bodies and lambdas, which run serially.
   std::vector<clang::SourceLocation> RemovedKeywords;
   // Every cilk_for that passed its checks, in or outside cilk procedures.
   std::vector<ParallelLoop> Loops;

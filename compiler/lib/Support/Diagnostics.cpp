@@ -15,7 +15,9 @@ struct Description {
 constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: keyword '%0' inside a macro is not supported"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' outside of a function body"},
-    {clang::DiagnosticsEngine::Error, "cilkpp: '%0' inside a lambda is not supported yet"},
+    {clang::DiagnosticsEngine::Warning,
+     "cilkpp: '%0' inside a lambda runs serially in this version (the lambda's calls complete before it returns, "
+     "as a cilk procedure's children would)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: 'cilk' may only be applied to a function declaration"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a function call"},
     {clang::DiagnosticsEngine::Error, "cilkpp: spawning %0 is not supported yet"},
