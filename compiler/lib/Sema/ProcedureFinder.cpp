@@ -176,6 +176,10 @@ class Binder {
       for (const FunctionDecl *Spec : Template->specializations())
         if (Spec->isTemplateInstantiation() && Spec->hasBody()) Bound.push_back({Spec, &FunctionUses});
     }
+    // A template nothing instantiates keeps its text, as the serial elision.
+    for (auto &[FD, FunctionUses] : Ordered)
+      if (FD->isTemplated() && llvm::none_of(Bound, [&](const auto &B) { return B.second == &FunctionUses; }))
+        for (const KeywordUse &U : FunctionUses) Result.RemovedKeywords.push_back(U.Loc);
     for (auto &[FD, FunctionUses] : Bound) Result.CilkFunctions.add(FD);
     for (auto &[FD, FunctionUses] : Bound) bindProcedure(FD, *FunctionUses);
   }
