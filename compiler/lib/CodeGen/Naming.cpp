@@ -7,7 +7,6 @@
 #include "clang/AST/QualTypeNames.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
@@ -118,7 +117,7 @@ std::string templateArguments(const FunctionDecl *FD) {
   } else {
     return "";
   }
-  return "<" + llvm::join(Args, ", ") + ">";
+  return fmt::format("<{}>", fmt::join(Args, ", "));
 }
 
 std::string templateParameterAliases(const FunctionDecl *FD) {
