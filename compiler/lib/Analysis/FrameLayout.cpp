@@ -1,6 +1,7 @@
 #include "Analysis/FrameLayout.h"
 
 #include "Support/Diagnostics.h"
+#include "Support/Nameable.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
@@ -168,22 +169,6 @@ const VarDecl *localStorageOf(const Expr *E) {
       return nullptr;
     }
   }
-}
-
-// Frame fields are declared at namespace scope, so their types must be
-// nameable there.
-bool isNameableOutsideFunction(QualType T) {
-  while (true) {
-    T = T.getCanonicalType();
-    if (const auto *PT = T->getAs<PointerType>()) { T = PT->getPointeeType(); continue; }
-    if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr())) { T = AT->getElementType(); continue; }
-    break;
-  }
-  const TagDecl *TD = T->getAsTagDecl();
-  if (!TD) return true;
-  if (TD->getParentFunctionOrMethod()) return false;
-  if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->isLambda()) return false;
-  return TD->getIdentifier() || TD->getTypedefNameForAnonDecl();
 }
 
 // A class-type local whose lifetime the generated code manages: declared

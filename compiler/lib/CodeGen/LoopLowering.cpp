@@ -61,10 +61,11 @@ std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loo
   CharSourceRange TypeRange = CharSourceRange::getCharRange(SM.getExpansionLoc(Loop.Init->getBeginLoc()),
                                                             SM.getExpansionLoc(Loop.Var->getLocation()));
   std::string Type = Lexer::getSourceText(TypeRange, SM, Ctx.getLangOpts()).str();
-  const unsigned Line = SM.getSpellingLineNumber(Loop.KeywordLoc);
+  const unsigned Line = SM.getPresumedLineNumber(Loop.KeywordLoc);
   CharSourceRange Header = loopHeaderRange(SM, Loop);
   // Keep the lines after the header where they were.
-  const unsigned HeaderLines = SM.getSpellingLineNumber(Header.getEnd()) - Line;
+  const unsigned HeaderLines =
+      SM.getSpellingLineNumber(Header.getEnd()) - SM.getSpellingLineNumber(Loop.KeywordLoc);
   std::string Text = fmt::format(
       "{{ {}__cilkpp_first = {}; ::cilkpp::rt::parallel_for(__cilkpp_first, {}, {}, ::cilkpp::rt::LoopTest::{}, "
       "{}u, {}, [&](decltype(__cilkpp_first) {}){}{}",

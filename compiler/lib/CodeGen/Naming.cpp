@@ -144,12 +144,18 @@ std::string templateParameterAliases(const FunctionDecl *FD) {
 
 std::string liveFlagName(const FrameField &F) { return "__cilkpp_live_" + F.Name; }
 
-std::string typeQualified(ASTContext &Ctx, QualType T) {
-  return print(Ctx, TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true), "");
+// getFullyQualifiedType loses its way in deduced types (`auto` results,
+// init-captures: `::std::std::string`); their canonical type prints with
+// every scope spelled out.
+static QualType fullyQualified(ASTContext &Ctx, QualType T) {
+  if (T->getContainedDeducedType()) return T.getCanonicalType();
+  return TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
 }
 
+std::string typeQualified(ASTContext &Ctx, QualType T) { return print(Ctx, fullyQualified(Ctx, T), ""); }
+
 std::string declareQualified(ASTContext &Ctx, QualType T, StringRef Name) {
-  return print(Ctx, TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true), Name);
+  return print(Ctx, fullyQualified(Ctx, T), Name);
 }
 
 std::string declareAsWritten(ASTContext &Ctx, QualType T, StringRef Name) { return print(Ctx, T, Name); }

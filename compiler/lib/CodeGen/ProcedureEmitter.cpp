@@ -157,9 +157,9 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
   SourceLocation LBrace = SM.getExpansionLoc(Body->getLBracLoc());
   SourceLocation RBrace = SM.getExpansionLoc(Body->getRBracLoc());
-  const unsigned BeginLine = SM.getSpellingLineNumber(Begin), BeginColumn = SM.getSpellingColumnNumber(Begin);
-  const unsigned BodyLine = SM.getSpellingLineNumber(LBrace);
-  const unsigned EndLine = SM.getSpellingLineNumber(RBrace), EndColumn = SM.getSpellingColumnNumber(RBrace);
+  const unsigned BeginLine = SM.getPresumedLineNumber(Begin), BeginColumn = SM.getSpellingColumnNumber(Begin);
+  const unsigned BodyLine = SM.getPresumedLineNumber(LBrace);
+  const unsigned EndLine = SM.getPresumedLineNumber(RBrace), EndColumn = SM.getSpellingColumnNumber(RBrace);
 
   const bool Member = isa<CXXMethodDecl>(FD);
   // A member defined in its class has its generated definitions after the
@@ -196,7 +196,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   if (AfterClass) {
     // The class is complete there (Sema checked that the ';' exists).
     const SourceLocation ClassSemi = SM.getExpansionLoc(semicolonAfterOutermostClass(Ctx, cast<CXXMethodDecl>(FD)));
-    const unsigned SemiLine = SM.getSpellingLineNumber(ClassSemi), SemiColumn = SM.getSpellingColumnNumber(ClassSemi);
+    const unsigned SemiLine = SM.getPresumedLineNumber(ClassSemi), SemiColumn = SM.getSpellingColumnNumber(ClassSemi);
     Main.InsertTextAfterToken(ClassSemi, Before + After + lineDirective(SemiLine, FileName) + std::string(SemiColumn, ' '));
     return true;
   }
@@ -220,7 +220,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   } else {
     const TemplateParameterList *Params = Pattern->getDescribedFunctionTemplate()->getTemplateParameters();
     Begin = SM.getExpansionLoc(Params->getTemplateLoc());
-    const unsigned Line = SM.getSpellingLineNumber(Begin), Column = SM.getSpellingColumnNumber(Begin);
+    const unsigned Line = SM.getPresumedLineNumber(Begin), Column = SM.getSpellingColumnNumber(Begin);
     const std::string ParamsText =
         Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str();
     std::string Before = Column > 1 ? "\n" : "";
@@ -231,11 +231,11 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     Before += lineDirective(Line, FileName) + std::string(Column - 1, ' ');
     Main.InsertTextBefore(Begin, Before);
   }
-  const unsigned BeginLine = SM.getSpellingLineNumber(Begin);
+  const unsigned BeginLine = SM.getPresumedLineNumber(Begin);
   const auto *Body = cast<CompoundStmt>(Pattern->getBody());
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, Pattern));
 
-  const unsigned BodyLine = SM.getSpellingLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));
+  const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));
   std::string AtEnd;
   for (const Instantiation &I : Instances) {
     const FunctionDecl *FD = I.Frame->Procedure->Definition;

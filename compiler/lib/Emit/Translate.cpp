@@ -7,6 +7,7 @@
 #include "Analysis/ExceptionAnalysis.h"
 #include "Analysis/FrameLayout.h"
 #include "Analysis/OutstandingReads.h"
+#include "CodeGen/BodyOutlining.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
 #include "CodeGen/SourceText.h"
@@ -24,6 +25,8 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <fmt/format.h>
 
@@ -157,15 +160,29 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   return Ok;
 }
 
+// What one parse produces: the translation, or the main file with bodies
+// outlined, to be parsed again.
+struct RoundResult {
+  std::optional<std::string> Output;
+  std::optional<std::string> Outlined;
+};
+
 class TranslationConsumer : public ASTConsumer {
  public:
-  TranslationConsumer(const TranslateOptions &Options, std::vector<KeywordUse> &Uses,
-                      std::vector<GrainPragma> &Pragmas, std::optional<std::string> &Output)
-      : Options(Options), Uses(Uses), Pragmas(Pragmas), Output(Output) {}
+  TranslationConsumer(const TranslateOptions &Options, bool MayOutline, std::vector<KeywordUse> &Uses,
+                      std::vector<GrainPragma> &Pragmas, RoundResult &Result)
+      : Options(Options), MayOutline(MayOutline), Uses(Uses), Pragmas(Pragmas), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     const SourceManager &SM = Ctx.getSourceManager();
+    if (!Options.Serial && MayOutline) {
+      // The next round reports whatever this one would.
+      Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
+      Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
+      Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
+      if (Result.Outlined) return;
+    }
     Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
     std::string Header;
     if (Options.Serial) {
@@ -177,20 +194,21 @@ class TranslationConsumer : public ASTConsumer {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
     std::string Body = Edited ? std::string(Edited->begin(), Edited->end()) : SM.getBufferData(SM.getMainFileID()).str();
-    Output = Header + lineDirective(1, Options.InputPath) + Body;
+    Result.Output = Header + lineDirective(1, Options.InputPath) + Body;
   }
 
  private:
   const TranslateOptions &Options;
+  const bool MayOutline;
   std::vector<KeywordUse> &Uses;
   std::vector<GrainPragma> &Pragmas;
-  std::optional<std::string> &Output;
+  RoundResult &Result;
 };
 
 class TranslationAction : public ASTFrontendAction {
  public:
-  TranslationAction(const TranslateOptions &Options, std::optional<std::string> &Output)
-      : Options(Options), Output(Output) {}
+  TranslationAction(const TranslateOptions &Options, bool MayOutline, RoundResult &Result)
+      : Options(Options), MayOutline(MayOutline), Result(Result) {}
 
  protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
@@ -202,28 +220,33 @@ class TranslationAction : public ASTFrontendAction {
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<TranslationConsumer>(Options, Uses, Pragmas, Output);
+    return std::make_unique<TranslationConsumer>(Options, MayOutline, Uses, Pragmas, Result);
   }
 
  private:
   const TranslateOptions &Options;
-  std::optional<std::string> &Output;
+  const bool MayOutline;
+  RoundResult &Result;
   std::vector<KeywordUse> Uses;
   std::vector<GrainPragma> Pragmas;
 };
 
 class TranslationActionFactory : public tooling::FrontendActionFactory {
  public:
-  TranslationActionFactory(const TranslateOptions &Options, std::optional<std::string> &Output)
-      : Options(Options), Output(Output) {}
+  TranslationActionFactory(const TranslateOptions &Options, bool MayOutline, RoundResult &Result)
+      : Options(Options), MayOutline(MayOutline), Result(Result) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<TranslationAction>(Options, Output);
+    return std::make_unique<TranslationAction>(Options, MayOutline, Result);
   }
 
  private:
   const TranslateOptions &Options;
-  std::optional<std::string> &Output;
+  const bool MayOutline;
+  RoundResult &Result;
 };
+
+// Lambdas nested this deep in lambdas that spawn stay serial.
+constexpr int MaxOutliningRounds = 8;
 
 }  // namespace
 
@@ -234,12 +257,21 @@ std::optional<std::string> translate(const TranslateOptions &Options) {
   std::vector<std::string> Args = {"-x", "c++", "-Wno-everything", "-resource-dir=" CILKPP_CLANG_RESOURCE_DIR};
   Args.insert(Args.end(), Options.ParseArgs.begin(), Options.ParseArgs.end());
   tooling::FixedCompilationDatabase Database(".", Args);
-  tooling::ClangTool Tool(Database, {Options.InputPath});
-  Tool.setPrintErrorMessage(false);
-  std::optional<std::string> Output;
-  TranslationActionFactory Factory(Options, Output);
-  if (Tool.run(&Factory) != 0) return std::nullopt;
-  return Output;
+  // Each round that outlines bodies hands the next one the rewritten file,
+  // under the file's own name, so includes and diagnostics stay the same.
+  llvm::SmallString<256> AbsolutePath(Options.InputPath);
+  llvm::sys::fs::make_absolute(AbsolutePath);
+  std::optional<std::string> Source;
+  for (int Round = 0;; ++Round) {
+    tooling::ClangTool Tool(Database, {Options.InputPath});
+    Tool.setPrintErrorMessage(false);
+    if (Source) Tool.mapVirtualFile(AbsolutePath, *Source);
+    RoundResult Result;
+    TranslationActionFactory Factory(Options, Round < MaxOutliningRounds, Result);
+    if (Tool.run(&Factory) != 0) return std::nullopt;
+    if (!Result.Outlined) return Result.Output;
+    Source = std::move(Result.Outlined);
+  }
 }
 
 }  // namespace cilkpp

@@ -1,0 +1,443 @@
+#include "CodeGen/BodyOutlining.h"
+
+#include "CodeGen/Naming.h"
+#include "CodeGen/SourceText.h"
+#include "Sema/ParallelLoops.h"
+#include "Support/Nameable.h"
+#include "Support/SourceRanges.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// A body a keyword may belong to: a function's, a lambda's or a cilk_for's.
+struct Region {
+  const FunctionDecl *Function = nullptr;
+  const LambdaExpr *Lambda = nullptr;
+  const ParallelLoop *Loop = nullptr;
+  SourceRange Range;
+  unsigned Begin = 0, End = 0;  // file offsets in the main file
+
+  bool contains(unsigned Offset) const { return Begin <= Offset && Offset <= End; }
+  bool contains(const Region &O) const { return Begin <= O.Begin && O.End <= End && this != &O; }
+};
+
+class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
+ public:
+  RegionCollector(const SourceManager &SM, std::vector<Region> &Regions) : SM(SM), Regions(Regions) {}
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody()) add({FD, nullptr, nullptr, FD->getBody()->getSourceRange()});
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    add({nullptr, L, nullptr, L->getBody()->getSourceRange()});
+    return true;
+  }
+  void add(Region R) {
+    const SourceLocation B = SM.getExpansionLoc(R.Range.getBegin()), E = SM.getExpansionLoc(R.Range.getEnd());
+    if (!SM.isWrittenInMainFile(B) || !SM.isWrittenInMainFile(E)) return;
+    R.Begin = SM.getFileOffset(B);
+    R.End = SM.getFileOffset(E);
+    Regions.push_back(R);
+  }
+
+ private:
+  const SourceManager &SM;
+  std::vector<Region> &Regions;
+};
+
+// The innermost region holding Offset.
+const Region *innermost(const std::vector<Region> &Regions, unsigned Offset, bool FunctionsAndLambdasOnly) {
+  const Region *Best = nullptr;
+  for (const Region &R : Regions)
+    if (R.contains(Offset) && !(FunctionsAndLambdasOnly && R.Loop) &&
+        (!Best || R.End - R.Begin < Best->End - Best->Begin))
+      Best = &R;
+  return Best;
+}
+
+// What a body uses from the function around it.
+class OuterUses : public RecursiveASTVisitor<OuterUses> {
+ public:
+  OuterUses(const SourceManager &SM, const Region &Body) : SM(SM), Body(Body) {}
+
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++LambdaDepth;
+    const bool Continue = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --LambdaDepth;
+    return Continue;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const ValueDecl *D = E->getDecl();
+    if (declaredInside(D) || !D->getParentFunctionOrMethod()) return true;
+    if (const auto *V = dyn_cast<VarDecl>(D); V && !V->hasLocalStorage() && !V->isStaticLocal()) return true;
+    if (!isa<VarDecl, BindingDecl>(D)) {
+      Blocked = true;  // a local enumerator or function declaration
+      return true;
+    }
+    // The type the body sees (const for a copy captured by a non-mutable
+    // lambda around the body), unless only nested lambdas see it.
+    auto [It, New] = Vars.insert({D, D->getType().getNonReferenceType()});
+    if (LambdaDepth == 0 && (New || !SeenDirectly.contains(D))) {
+      It->second = E->getType();
+      SeenDirectly.insert(D);
+    }
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr *) {
+    UsesThis = true;
+    return true;
+  }
+  bool VisitTagTypeLoc(TagTypeLoc TL) {
+    checkType(TL.getDecl());
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+    checkType(TL.getTypedefNameDecl());
+    return true;
+  }
+
+  llvm::MapVector<const ValueDecl *, QualType> Vars;  // in order of first use
+  bool UsesThis = false;
+  bool Blocked = false;
+
+ private:
+  bool declaredInside(const Decl *D) const {
+    const SourceLocation L = SM.getExpansionLoc(D->getLocation());
+    return SM.isWrittenInMainFile(L) && Body.contains(SM.getFileOffset(L));
+  }
+  void checkType(const Decl *D) {
+    if (D->getParentFunctionOrMethod() && !declaredInside(D)) Blocked = true;
+  }
+
+  const SourceManager &SM;
+  const Region &Body;
+  unsigned LambdaDepth = 0;
+  llvm::DenseSet<const ValueDecl *> SeenDirectly;
+};
+
+// Using-declarations and namespace aliases in a function body: a body that
+// moves out of their scope would lose them.
+class ScopedNames : public RecursiveASTVisitor<ScopedNames> {
+ public:
+  bool VisitUsingDirectiveDecl(UsingDirectiveDecl *D) { return add(D); }
+  bool VisitUsingDecl(UsingDecl *D) { return add(D); }
+  bool VisitUsingEnumDecl(UsingEnumDecl *D) { return add(D); }
+  bool VisitNamespaceAliasDecl(NamespaceAliasDecl *D) { return add(D); }
+  std::vector<const Decl *> Found;
+
+ private:
+  bool add(const Decl *D) {
+    Found.push_back(D);
+    return true;
+  }
+};
+
+// A parameter of the outlined function and the argument the call passes.
+struct Parameter {
+  std::string Declaration;
+  std::string Argument;
+  std::string Name;
+};
+
+class Outliner {
+ public:
+  Outliner(ASTContext &Ctx, Rewriter &Main, StringRef FileName)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main), FileName(FileName),
+        Buffer(SM.getBufferData(SM.getMainFileID())) {}
+
+  // Moves the region's body out; false (and nothing rewritten) when it
+  // cannot move.
+  bool outline(const Region &R, const std::vector<Region> &Regions) {
+    const FunctionDecl *Host = hostFunction(R, Regions);
+    if (!Host || !hostAllowsOutlining(Host, R)) return false;
+    OuterUses Uses(SM, R);
+    Uses.TraverseStmt(const_cast<Stmt *>(R.Lambda ? R.Lambda->getBody() : R.Loop->Loop->getBody()));
+    if (Uses.Blocked) return false;
+
+    std::vector<Parameter> Params;
+    bool CapturesThis = false;
+    std::string ReturnType = "void", Qualifiers;
+    if (R.Lambda) {
+      if (!lambdaParameters(*R.Lambda, Uses, Params, CapturesThis)) return false;
+      const CXXMethodDecl *Op = R.Lambda->getCallOperator();
+      QualType Result = Op->getReturnType();
+      if (Result->isUndeducedType() || !isNameableOutsideFunction(Result)) return false;
+      ReturnType = typeQualified(Ctx, Result);
+      if (Op->getType()->castAs<FunctionProtoType>()->isNothrow()) Qualifiers = " noexcept";
+    } else {
+      if (!loopParameters(*R.Loop, Uses, Params)) return false;
+      CapturesThis = Uses.UsesThis;
+    }
+    std::optional<std::string> BodyText = movedBody(R);
+    if (!BodyText || clashes(R, Params)) return false;
+
+    const auto *Method = dyn_cast<CXXMethodDecl>(Host);
+    if (CapturesThis && (!Method || !Method->isInstance())) return false;
+    const bool Instance = CapturesThis;
+    if (Instance && Method->isConst()) Qualifiers = " const" + Qualifiers;
+
+    const std::string Name = uniqueName(R);
+    std::string ParamList, Args;
+    for (const Parameter &P : Params) {
+      ParamList += (ParamList.empty() ? "" : ", ") + P.Declaration;
+      Args += (Args.empty() ? "" : ", ") + P.Argument;
+    }
+    const std::string Signature = fmt::format("{} {}({}){}", ReturnType, Name, ParamList, Qualifiers);
+
+    // The call left in place keeps the body's lines.
+    const CharSourceRange Replaced = bodyRange(R);
+    const std::string Moved = Lexer::getSourceText(Replaced, SM, Ctx.getLangOpts()).str();
+    const std::string Call = fmt::format("{{ {}{}({}); }}{}", R.Lambda ? "return " : "", Name, Args,
+                                         std::string(llvm::count(Moved, '\n'), '\n'));
+
+    const SourceLocation HostBegin = beginOf(Host);
+    const SourceLocation BodyBegin = Replaced.getBegin();
+    std::string Definition = "\n" + lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName);
+    const bool InClass = Method && !Host->isOutOfLine();
+    if (InClass) {
+      Definition += fmt::format("private: {}{} {}\n{}:\n", Instance ? "" : "static ", Signature, *BodyText,
+                                accessName(Host->getAccess()));
+    } else if (Method) {
+      // Declared in the class, defined where the host is, qualified as the
+      // host's own definition is.
+      Main.InsertTextBefore(SM.getExpansionLoc(Method->getParent()->getBraceRange().getEnd()),
+                            fmt::format(" private: {}{}; ", Instance ? "" : "static ", Signature));
+      const std::string Qualifier = Lexer::getSourceText(
+          CharSourceRange::getTokenRange(Host->getQualifierLoc().getSourceRange()), SM, Ctx.getLangOpts()).str();
+      Definition += fmt::format("{} {}{}({}){} {}\n", ReturnType, Qualifier, Name, ParamList, Qualifiers, *BodyText);
+    } else {
+      // The moved body may call the host (a recursive cilk_for body).
+      if (!Host->getPreviousDecl())
+        Definition += fmt::format("{}{}{} {}({}){};\n", storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
+                                  typeQualified(Ctx, Host->getReturnType()), Host->getName(),
+                                  parameterList(Ctx, Host, /*WithDefaults=*/false),
+                                  Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "");
+      Definition += fmt::format("static {} {}\n", Signature, *BodyText);
+    }
+    Definition += lineDirective(SM.getPresumedLineNumber(HostBegin), FileName) +
+                  std::string(SM.getSpellingColumnNumber(HostBegin) - 1, ' ');
+    Main.InsertTextAfter(HostBegin, Definition);  // after earlier bodies of the same host
+    Main.ReplaceText(Replaced, Call);
+    return true;
+  }
+
+ private:
+  // The function whose body holds the region, looking through lambdas.
+  const FunctionDecl *hostFunction(const Region &R, const std::vector<Region> &Regions) const {
+    const DeclContext *DC = nullptr;
+    if (R.Lambda) {
+      DC = R.Lambda->getLambdaClass()->getDeclContext();
+    } else {
+      const Region *Around = innermost(Regions, R.Begin, /*FunctionsAndLambdasOnly=*/true);
+      if (!Around) return nullptr;
+      DC = Around->Function ? static_cast<const DeclContext *>(Around->Function) : Around->Lambda->getCallOperator();
+    }
+    for (; DC; DC = DC->getParent()) {
+      if (const auto *RD = dyn_cast<CXXRecordDecl>(DC); RD && RD->isLambda()) continue;
+      if (const auto *M = dyn_cast<CXXMethodDecl>(DC); M && M->getParent()->isLambda()) continue;
+      return dyn_cast<FunctionDecl>(DC);
+    }
+    return nullptr;
+  }
+
+  bool hostAllowsOutlining(const FunctionDecl *Host, const Region &R) const {
+    if (Host->isTemplated() || Host->getTemplateSpecializationKind() != TSK_Undeclared) return false;
+    if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Host->getBeginLoc()))) return false;
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Host)) {
+      const CXXRecordDecl *Class = Method->getParent();
+      if (Class->isLocalClass() || Class->isLambda() || isa<ClassTemplateSpecializationDecl>(Class)) return false;
+      const SourceLocation RBrace = Class->getBraceRange().getEnd();
+      if (RBrace.isInvalid() || RBrace.isMacroID() || !SM.isWrittenInMainFile(RBrace)) return false;
+      if (Host->isOutOfLine() && !Host->getQualifierLoc()) return false;
+    } else if (!Host->getLexicalDeclContext()->getRedeclContext()->isFileContext() ||
+               isa<LinkageSpecDecl>(Host->getLexicalDeclContext())) {
+      return false;  // (the host's prototype and the outlined function would differ in linkage)
+    }
+    // Names brought into the host's body by using-declarations.
+    ScopedNames Names;
+    Names.TraverseStmt(Host->getBody());
+    for (const Decl *D : Names.Found)
+      if (!R.contains(SM.getFileOffset(SM.getExpansionLoc(D->getLocation())))) return false;
+    return true;
+  }
+
+  // Captures first (by reference), then the lambda's own parameters.
+  bool lambdaParameters(const LambdaExpr &L, const OuterUses &Uses, std::vector<Parameter> &Params,
+                        bool &CapturesThis) const {
+    if (L.isGenericLambda()) return false;
+    const CXXMethodDecl *Op = L.getCallOperator();
+    llvm::DenseSet<const ValueDecl *> Captured;
+    for (const LambdaCapture &C : L.captures()) {
+      if (C.capturesThis()) {
+        if (C.getCaptureKind() == LCK_StarThis) return false;  // the copy of *this has no name to pass
+        CapturesThis = true;
+        continue;
+      }
+      if (!C.capturesVariable()) return false;
+      const ValueDecl *D = C.getCapturedVar();
+      Captured.insert(D);
+      QualType T = D->getType().getNonReferenceType();
+      if (C.getCaptureKind() == LCK_ByCopy && Op->isConst()) T.addConst();
+      if (!isNameableOutsideFunction(T)) return false;
+      Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
+                        D->getName().str()});
+    }
+    // Everything else the body names from around it must be a capture.
+    for (const auto &[D, Type] : Uses.Vars)
+      if (!Captured.contains(D) && !llvm::is_contained(Op->parameters(), D)) return false;
+    for (const ParmVarDecl *P : Op->parameters()) {
+      if (P->getName().empty()) continue;  // unused by the body
+      QualType T = P->getType();
+      if (!isNameableOutsideFunction(T)) return false;
+      std::string Argument = P->getName().str();
+      // The parameter is the lambda's own; it moves on, as a forwarding
+      // call would.
+      if (T->isRValueReferenceType() || (!T->isReferenceType() && !T.isTriviallyCopyableType(Ctx)))
+        Argument = fmt::format("static_cast<{} &&>({})", typeQualified(Ctx, T.getNonReferenceType()), P->getName());
+      Params.push_back({declareQualified(Ctx, T, P->getName()), Argument, P->getName().str()});
+    }
+    return true;
+  }
+
+  // The variables the body uses, by reference; the loop variable by value.
+  bool loopParameters(const ParallelLoop &L, const OuterUses &Uses, std::vector<Parameter> &Params) const {
+    for (const auto &[D, Type] : Uses.Vars) {
+      if (D == L.Var) continue;
+      if (!isNameableOutsideFunction(Type)) return false;
+      Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(Type), D->getName()), D->getName().str(),
+                        D->getName().str()});
+    }
+    if (!isNameableOutsideFunction(L.Var->getType())) return false;
+    Params.push_back({declareQualified(Ctx, L.Var->getType(), L.Var->getName()), L.Var->getName().str(),
+                      L.Var->getName().str()});
+    return true;
+  }
+
+  // The text that moves: a lambda's body, or a loop's with its `continue`s
+  // (of this loop) made `return`s.
+  std::optional<std::string> movedBody(const Region &R) const {
+    const CharSourceRange Range = bodyRange(R);
+    std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+    if (R.Lambda) return Text;
+    const unsigned Begin = SM.getFileOffset(Range.getBegin());
+    std::vector<unsigned> Continues;
+    for (const ContinueStmt *C : R.Loop->Continues) {
+      if (C->getContinueLoc().isMacroID()) return std::nullopt;
+      Continues.push_back(SM.getFileOffset(C->getContinueLoc()) - Begin);
+    }
+    llvm::sort(Continues, std::greater<>());
+    for (unsigned At : Continues) Text.replace(At, std::strlen("continue"), "return");
+    if (!isa<CompoundStmt>(R.Loop->Loop->getBody())) Text = "{ " + Text + " }";
+    return Text;
+  }
+
+  CharSourceRange bodyRange(const Region &R) const {
+    if (R.Lambda) return fileRange(SM, R.Lambda->getBody()->getSourceRange());
+    return statementRange(Ctx, R.Loop->Loop->getBody());
+  }
+
+  // A variable declared at the top of the moved body with a parameter's
+  // name would redeclare the parameter.
+  bool clashes(const Region &R, const std::vector<Parameter> &Params) const {
+    const auto *Block = dyn_cast<CompoundStmt>(R.Lambda ? R.Lambda->getBody() : R.Loop->Loop->getBody());
+    if (!Block) return false;
+    llvm::StringSet<> Names;
+    for (const Parameter &P : Params) Names.insert(P.Name);
+    for (const Stmt *S : Block->body())
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (const auto *ND = dyn_cast<NamedDecl>(D); ND && Names.contains(ND->getName())) return true;
+    return false;
+  }
+
+  // Where the outlined definition goes: before the host's first token,
+  // including its attributes (the `cilk` specifier).
+  SourceLocation beginOf(const FunctionDecl *Host) const {
+    SourceLocation Begin = SM.getExpansionLoc(Host->getOuterLocStart());
+    for (const Attr *A : Host->attrs()) {
+      if (A->isInherited() || A->isImplicit() || A->getRange().isInvalid()) continue;
+      const SourceLocation At = SM.getExpansionLoc(A->getRange().getBegin());
+      if (SM.isWrittenInMainFile(At) && SM.isBeforeInTranslationUnit(At, Begin)) Begin = At;
+    }
+    return Begin;
+  }
+
+  std::string uniqueName(const Region &R) {
+    const SourceLocation At = R.Lambda ? R.Lambda->getBeginLoc() : R.Loop->KeywordLoc;
+    const std::string Base =
+        fmt::format("__cilkpp_{}_{}", R.Lambda ? "lambda" : "loop_body", SM.getPresumedLineNumber(SM.getExpansionLoc(At)));
+    std::string Name = Base;
+    for (unsigned K = 2; Buffer.contains(Name) || Used.contains(Name); ++K) Name = fmt::format("{}_{}", Base, K);
+    Used.insert(Name);
+    return Name;
+  }
+
+  static const char *accessName(AccessSpecifier A) {
+    switch (A) {
+      case AS_private: return "private";
+      case AS_protected: return "protected";
+      default: return "public";
+    }
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  Rewriter &Main;
+  StringRef FileName;
+  StringRef Buffer;
+  llvm::StringSet<> Used;
+};
+
+}  // namespace
+
+std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
+                                                 ArrayRef<GrainPragma> Pragmas, StringRef FileName) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<ParallelLoop> Loops;
+  bindParallelLoops(Ctx, Uses, Pragmas, Loops);
+  std::vector<Region> Regions;
+  RegionCollector Collector(SM, Regions);
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const ParallelLoop &L : Loops) Collector.add({nullptr, nullptr, &L, L.Loop->getBody()->getSourceRange()});
+
+  // Lambdas and loops whose own code holds a keyword.
+  std::vector<const Region *> Candidates;
+  for (const KeywordUse &U : Uses) {
+    if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) continue;
+    const Region *R = innermost(Regions, SM.getFileOffset(U.Loc), /*FunctionsAndLambdasOnly=*/false);
+    if (R && !R->Function && !llvm::is_contained(Candidates, R)) Candidates.push_back(R);
+  }
+  if (Candidates.empty()) return std::nullopt;
+
+  Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
+  Outliner O(Ctx, Main, FileName);
+  // In source order, outermost first; a candidate inside one that moved
+  // moves with it and waits for the next round.
+  llvm::sort(Candidates, [](const Region *A, const Region *B) {
+    return A->Begin != B->Begin ? A->Begin < B->Begin : A->End > B->End;
+  });
+  std::vector<const Region *> Moved;
+  for (const Region *R : Candidates) {
+    if (llvm::any_of(Moved, [&](const Region *M) { return M->contains(*R); })) continue;
+    if (O.outline(*R, Regions)) Moved.push_back(R);
+  }
+  if (Moved.empty()) return std::nullopt;
+  const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
+  return std::string(Edited->begin(), Edited->end());
+}
+
+}  // namespace cilkpp
