@@ -9,6 +9,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Rewrite/Core/Rewriter.h"
@@ -147,10 +148,18 @@ class ScopedNames : public RecursiveASTVisitor<ScopedNames> {
 };
 
 // A parameter of the outlined function and the argument the call passes.
+// A lambda that becomes a named closure class (see Closure) also needs, for
+// a capture, the class's member and its initializer, and for every
+// parameter what the class's operator() passes on.
 struct Parameter {
+  Parameter(std::string Declaration, std::string Argument, std::string Name)
+      : Declaration(std::move(Declaration)), Argument(std::move(Argument)), Name(std::move(Name)) {}
   std::string Declaration;
   std::string Argument;
   std::string Name;
+  std::string Member;      // "long *k;" (captures only)
+  std::string Initializer; // "__builtin_addressof(k)" (captures only)
+  std::string Forwarded;   // "*k"
 };
 
 class Outliner {
@@ -160,8 +169,10 @@ class Outliner {
         Buffer(SM.getBufferData(SM.getMainFileID())) {}
 
   // Moves the region's body out; false (and nothing rewritten) when it
-  // cannot move.
-  bool outline(const Region &R, const std::vector<Region> &Regions) {
+  // cannot move. With AsClosure, the lambda itself becomes an object of a
+  // named class whose operator() calls the moved body: a local holding it
+  // can then live in a frame.
+  bool outline(const Region &R, const std::vector<Region> &Regions, bool AsClosure) {
     const FunctionDecl *Host = hostFunction(R, Regions);
     if (!Host || !hostAllowsOutlining(Host, R)) return false;
     OuterUses Uses(SM, R);
@@ -191,34 +202,53 @@ class Outliner {
     if (Instance && Method->isConst()) Qualifiers = " const" + Qualifiers;
 
     const std::string Name = uniqueName(R);
-    std::string ParamList, Args;
+    std::vector<std::string> Declarations, Arguments;
     for (const Parameter &P : Params) {
-      ParamList += (ParamList.empty() ? "" : ", ") + P.Declaration;
-      Args += (Args.empty() ? "" : ", ") + P.Argument;
+      Declarations.push_back(P.Declaration);
+      Arguments.push_back(P.Argument);
     }
+    const std::string ParamList = fmt::format("{}", fmt::join(Declarations, ", "));
+    const std::string Args = fmt::format("{}", fmt::join(Arguments, ", "));
     const std::string Signature = fmt::format("{} {}({}){}", ReturnType, Name, ParamList, Qualifiers);
+    const std::string ClosureName = AsClosure ? uniqueName(R, "closure") : "";
+    if (AsClosure && !closureAllowed(*R.Lambda)) return false;
+    const std::string ThisMember =
+        AsClosure && Instance ? declareQualified(Ctx, Method->getThisType(), "__cilkpp_this") : "";
 
-    // The call left in place keeps the body's lines.
-    const CharSourceRange Replaced = bodyRange(R);
-    const std::string Moved = Lexer::getSourceText(Replaced, SM, Ctx.getLangOpts()).str();
-    const std::string Call = fmt::format("{{ {}{}({}); }}{}", R.Lambda ? "return " : "", Name, Args,
-                                         std::string(llvm::count(Moved, '\n'), '\n'));
+    // The call (or the closure object) left in place keeps the lines.
+    const CharSourceRange Replaced =
+        AsClosure ? fileRange(SM, R.Lambda->getSourceRange()) : bodyRange(R);
+    const std::string ReplacedText = Lexer::getSourceText(Replaced, SM, Ctx.getLangOpts()).str();
+    const std::string Lines(llvm::count(ReplacedText, '\n'), '\n');
+    std::string Call;
+    if (AsClosure) {
+      std::vector<std::string> Initializers;
+      if (!ThisMember.empty()) Initializers.push_back("this");
+      for (const Parameter &P : Params)
+        if (!P.Member.empty()) Initializers.push_back(P.Initializer);
+      Call = fmt::format("{}{{{}}}{}", ClosureName, fmt::join(Initializers, ", "), Lines);
+    } else {
+      Call = fmt::format("{{ {}{}({}); }}{}", R.Lambda ? "return " : "", Name, Args, Lines);
+    }
 
     const SourceLocation HostBegin = beginOf(Host);
-    const SourceLocation BodyBegin = Replaced.getBegin();
+    const SourceLocation BodyBegin = bodyRange(R).getBegin();
     std::string Definition = "\n" + lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName);
     const bool InClass = Method && !Host->isOutOfLine();
     if (InClass) {
-      Definition += fmt::format("private: {}{} {}\n{}:\n", Instance ? "" : "static ", Signature, *BodyText,
-                                accessName(Host->getAccess()));
+      Definition += fmt::format("private: {}{} {}\n", Instance ? "" : "static ", Signature, *BodyText);
+      if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, ThisMember) + "\n";
+      Definition += fmt::format("{}:\n", accessName(Host->getAccess()));
     } else if (Method) {
       // Declared in the class, defined where the host is, qualified as the
       // host's own definition is.
       Main.InsertTextBefore(SM.getExpansionLoc(Method->getParent()->getBraceRange().getEnd()),
-                            fmt::format(" private: {}{}; ", Instance ? "" : "static ", Signature));
+                            fmt::format(" private: {}{}; {}", Instance ? "" : "static ", Signature,
+                                        AsClosure ? "struct " + ClosureName + "; " : ""));
       const std::string Qualifier = Lexer::getSourceText(
           CharSourceRange::getTokenRange(Host->getQualifierLoc().getSourceRange()), SM, Ctx.getLangOpts()).str();
       Definition += fmt::format("{} {}{}({}){} {}\n", ReturnType, Qualifier, Name, ParamList, Qualifiers, *BodyText);
+      if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, Qualifier, Name, Params, ThisMember) + "\n";
     } else {
       // The moved body may call the host (a recursive cilk_for body).
       if (!Host->getPreviousDecl())
@@ -227,6 +257,7 @@ class Outliner {
                                   parameterList(Ctx, Host, /*WithDefaults=*/false),
                                   Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "");
       Definition += fmt::format("static {} {}\n", Signature, *BodyText);
+      if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, "") + "\n";
     }
     Definition += lineDirective(SM.getPresumedLineNumber(HostBegin), FileName) +
                   std::string(SM.getSpellingColumnNumber(HostBegin) - 1, ' ');
@@ -290,11 +321,21 @@ class Outliner {
       if (!C.capturesVariable()) return false;
       const ValueDecl *D = C.getCapturedVar();
       Captured.insert(D);
-      QualType T = D->getType().getNonReferenceType();
-      if (C.getCaptureKind() == LCK_ByCopy && Op->isConst()) T.addConst();
+      const QualType Stored = D->getType().getNonReferenceType();
+      QualType T = Stored;
+      const bool ByCopy = C.getCaptureKind() == LCK_ByCopy;
+      if (ByCopy && Op->isConst()) T.addConst();
       if (!isNameableOutsideFunction(T)) return false;
-      Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
-                        D->getName().str()});
+      Parameter P{declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
+                  D->getName().str()};
+      // As a named closure's member: a copy, or a pointer for a reference.
+      std::string Source = D->getName().str();
+      if (const auto *V = dyn_cast<VarDecl>(D); V && V->isInitCapture() && V->getInit())
+        Source = Lexer::getSourceText(fileRange(SM, V->getInit()->getSourceRange()), SM, Ctx.getLangOpts()).str();
+      P.Member = declareQualified(Ctx, ByCopy ? Stored : Ctx.getPointerType(Stored), D->getName()) + ";";
+      P.Initializer = ByCopy ? Source : fmt::format("__builtin_addressof({})", Source);
+      P.Forwarded = fmt::format("{}{}", ByCopy ? "" : "*", D->getName());
+      Params.push_back(std::move(P));
     }
     // Everything else the body names from around it must be a capture.
     for (const auto &[D, Type] : Uses.Vars)
@@ -308,9 +349,45 @@ class Outliner {
       // call would.
       if (T->isRValueReferenceType() || (!T->isReferenceType() && !T.isTriviallyCopyableType(Ctx)))
         Argument = fmt::format("static_cast<{} &&>({})", typeQualified(Ctx, T.getNonReferenceType()), P->getName());
-      Params.push_back({declareQualified(Ctx, T, P->getName()), Argument, P->getName().str()});
+      Parameter Param{declareQualified(Ctx, T, P->getName()), Argument, P->getName().str()};
+      Param.Forwarded = Argument;
+      Params.push_back(std::move(Param));
     }
     return true;
+  }
+
+  // A named closure holds copies and pointers it can initialise from the
+  // capture list; an array copy cannot be.
+  bool closureAllowed(const LambdaExpr &L) const {
+    for (const LambdaCapture &C : L.captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByCopy && C.getCapturedVar()->getType()->isArrayType())
+        return false;
+    return true;
+  }
+
+  // The class that replaces a lambda stored in a local: the captures as
+  // members (in the capture list's order, which the initializer follows),
+  // and an operator() that calls the moved body. Unlike the closure type it
+  // has a name, so a frame can hold it.
+  std::string closureClass(const LambdaExpr &L, StringRef ClassName, StringRef Qualifier, StringRef Function,
+                           const std::vector<Parameter> &Params, StringRef ThisMember) const {
+    const CXXMethodDecl *Op = L.getCallOperator();
+    std::string Members;
+    std::vector<std::string> OperatorParams, Forwarded;
+    for (const Parameter &P : Params) {
+      if (!P.Member.empty()) Members += " " + P.Member;
+      Forwarded.push_back(P.Forwarded);
+    }
+    for (const ParmVarDecl *P : Op->parameters()) OperatorParams.push_back(declareQualified(Ctx, P->getType(), P->getName()));
+    std::string Callee = Function.str();
+    if (!ThisMember.empty()) {
+      Members = fmt::format(" {};{}", ThisMember, Members);
+      Callee = "__cilkpp_this->" + Callee;
+    }
+    return fmt::format("struct {}{} {{{} {} operator()({}){}{} {{ return {}({}); }} }};", Qualifier, ClassName, Members,
+                       typeQualified(Ctx, Op->getReturnType()), fmt::join(OperatorParams, ", "), Op->isConst() ? " const" : "",
+                       Op->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "", Callee,
+                       fmt::join(Forwarded, ", "));
   }
 
   // The variables the body uses, by reference; the loop variable by value.
@@ -376,10 +453,11 @@ class Outliner {
     return Begin;
   }
 
-  std::string uniqueName(const Region &R) {
+  std::string uniqueName(const Region &R, StringRef Kind = "") {
     const SourceLocation At = R.Lambda ? R.Lambda->getBeginLoc() : R.Loop->KeywordLoc;
+    if (Kind.empty()) Kind = R.Lambda ? "lambda" : "loop_body";
     const std::string Base =
-        fmt::format("__cilkpp_{}_{}", R.Lambda ? "lambda" : "loop_body", SM.getPresumedLineNumber(SM.getExpansionLoc(At)));
+        fmt::format("__cilkpp_{}_{}", Kind, SM.getPresumedLineNumber(SM.getExpansionLoc(At)));
     std::string Name = Base;
     for (unsigned K = 2; Buffer.contains(Name) || Used.contains(Name); ++K) Name = fmt::format("{}_{}", Base, K);
     Used.insert(Name);
@@ -402,6 +480,39 @@ class Outliner {
   llvm::StringSet<> Used;
 };
 
+// Lambdas held in locals (`auto f = [&] { ... };`), with the local.
+class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
+ public:
+  bool VisitVarDecl(VarDecl *V) {
+    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit()) return true;
+    const auto *L = dyn_cast<LambdaExpr>(V->getInit()->IgnoreImplicit());
+    if (L && V->getType()->getAsCXXRecordDecl() == L->getLambdaClass()) Found.push_back({V, L});
+    return true;
+  }
+  std::vector<std::pair<const VarDecl *, const LambdaExpr *>> Found;
+};
+
+// A local's scope holds a continuation point of the body that declares it
+// after its declaration, so the local is a frame field.
+bool liveInFrame(ASTContext &Ctx, const VarDecl *V, const std::vector<Region> &Regions, ArrayRef<KeywordUse> Uses) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Parents = Ctx.getParents(*V);
+  const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  if (!Declaration) return false;
+  auto Scopes = Ctx.getParents(*Declaration);
+  const auto *Scope = Scopes.empty() ? nullptr : Scopes[0].get<Stmt>();
+  if (!Scope) return false;
+  const SourceLocation Begin = SM.getExpansionLoc(V->getLocation()), End = SM.getExpansionLoc(Scope->getEndLoc());
+  if (!SM.isWrittenInMainFile(Begin) || !SM.isWrittenInMainFile(End)) return false;
+  const unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(End);
+  const Region *Body = innermost(Regions, From, /*FunctionsAndLambdasOnly=*/false);
+  return llvm::any_of(Uses, [&](const KeywordUse &U) {
+    const unsigned At = SM.getFileOffset(U.Loc);
+    return (U.Kind == KeywordKind::Spawn || U.Kind == KeywordKind::Sync || U.Kind == KeywordKind::CilkScope) &&
+           From < At && At <= To && innermost(Regions, At, /*FunctionsAndLambdasOnly=*/false) == Body;
+  });
+}
+
 }  // namespace
 
 std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
@@ -421,6 +532,16 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
     const Region *R = innermost(Regions, SM.getFileOffset(U.Loc), /*FunctionsAndLambdasOnly=*/false);
     if (R && !R->Function && !llvm::is_contained(Candidates, R)) Candidates.push_back(R);
   }
+  // Lambdas held in frames become named closures.
+  llvm::DenseSet<const Region *> Closures;
+  StoredLambdas Stored;
+  Stored.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const auto &[V, L] : Stored.Found) {
+    auto It = llvm::find_if(Regions, [&, L = L](const Region &R) { return R.Lambda == L; });
+    if (It == Regions.end() || !liveInFrame(Ctx, V, Regions, Uses)) continue;
+    Closures.insert(&*It);
+    if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
+  }
   if (Candidates.empty()) return std::nullopt;
 
   Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
@@ -433,7 +554,7 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   std::vector<const Region *> Moved;
   for (const Region *R : Candidates) {
     if (llvm::any_of(Moved, [&](const Region *M) { return M->contains(*R); })) continue;
-    if (O.outline(*R, Regions)) Moved.push_back(R);
+    if (O.outline(*R, Regions, Closures.contains(R))) Moved.push_back(R);
   }
   if (Moved.empty()) return std::nullopt;
   const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
