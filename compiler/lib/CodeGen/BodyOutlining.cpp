@@ -251,7 +251,7 @@ class Outliner {
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, Qualifier, Name, Params, ThisMember) + "\n";
     } else {
       // The moved body may call the host (a recursive cilk_for body).
-      if (!Host->getPreviousDecl())
+      if (!Host->getPreviousDecl() && !Host->getDeclaredReturnType()->getContainedDeducedType())
         Definition += fmt::format("{}{}{} {}({}){};\n", storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
                                   typeQualified(Ctx, Host->getReturnType()), Host->getName(),
                                   parameterList(Ctx, Host, /*WithDefaults=*/false),

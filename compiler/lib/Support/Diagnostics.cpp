@@ -16,9 +16,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: keyword '%0' inside a macro is not supported"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' outside of a function body"},
     {clang::DiagnosticsEngine::Warning,
-     "cilkpp: '%0' inside this lambda runs serially: a lambda that is generic, in a template, or uses a type or "
-     "name local to its function does not become a cilk procedure in this version (its calls still complete "
-     "before it returns)"},
+     "cilkpp: '%0' inside this lambda runs serially: a lambda that is generic, in a template or outside a "
+     "function body, or uses a type or name local to its function does not become a cilk procedure in this "
+     "version (its calls still complete before it returns)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: 'cilk' may only be applied to a function declaration"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a function call"},
     {clang::DiagnosticsEngine::Error, "cilkpp: spawning %0 is not supported yet"},
