@@ -10,6 +10,7 @@
 #include "CodeGen/BodyOutlining.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
+#include "CodeGen/StatementLowering.h"
 #include "CodeGen/SourceText.h"
 #include "Dialect/Keywords.h"
 #include "Dialect/Pragmas.h"
@@ -180,6 +181,7 @@ class TranslationConsumer : public ASTConsumer {
       // The next round reports whatever this one would.
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
       Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
+      if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses);
       Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
       if (Result.Outlined) return;
     }
@@ -245,8 +247,10 @@ class TranslationActionFactory : public tooling::FrontendActionFactory {
   RoundResult &Result;
 };
 
-// Lambdas nested this deep in lambdas that spawn stay serial.
-constexpr int MaxOutliningRounds = 8;
+// Rounds of rewriting before the last parse: one per level of lambdas that
+// spawn nested in one another, plus one for the statements around
+// continuation points. Deeper lambdas stay serial.
+constexpr int MaxOutliningRounds = 10;
 
 }  // namespace
 

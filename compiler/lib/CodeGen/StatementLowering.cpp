@@ -1,0 +1,227 @@
+#include "CodeGen/StatementLowering.h"
+
+#include "CodeGen/Naming.h"
+#include "Support/SourceRanges.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+struct OffsetRange {
+  unsigned Begin, End;
+  bool contains(unsigned Offset) const { return Begin <= Offset && Offset <= End; }
+};
+
+// The statements to lower, and the bodies whose keywords are their own:
+// lambdas' and cilk_for loops'.
+class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
+ public:
+  StatementCollector(const SourceManager &SM, ArrayRef<KeywordUse> Uses) : SM(SM), Uses(Uses) {}
+
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    if (!S->getInit()) add(S);
+    return true;
+  }
+  bool VisitIfStmt(IfStmt *S) {
+    if ((S->getConditionVariable() || S->getInit()) && !S->isConstexpr()) add(S);
+    return true;
+  }
+  bool VisitSwitchStmt(SwitchStmt *S) {
+    if (S->getConditionVariable() || S->getInit()) add(S);
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *S) {
+    if (S->getConditionVariable()) add(S);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    OwnBodies.push_back(range(L->getBody()->getSourceRange()));
+    return true;
+  }
+  bool VisitForStmt(ForStmt *F) {
+    // A cilk_for: its `for` is the keyword's expansion.
+    if (F->getForLoc().isMacroID()) {
+      const SourceLocation At = SM.getExpansionLoc(F->getForLoc());
+      if (llvm::any_of(Uses, [&](const KeywordUse &U) { return U.Kind == KeywordKind::CilkFor && U.Loc == At; }))
+        OwnBodies.push_back(range(F->getBody()->getSourceRange()));
+    }
+    return true;
+  }
+
+  std::vector<const Stmt *> Statements;
+  std::vector<OffsetRange> OwnBodies;
+
+  OffsetRange range(SourceRange R) const {
+    return {SM.getFileOffset(SM.getExpansionLoc(R.getBegin())), SM.getFileOffset(SM.getExpansionLoc(R.getEnd()))};
+  }
+
+ private:
+  void add(const Stmt *S) {
+    if (SM.isWrittenInMainFile(SM.getExpansionLoc(S->getBeginLoc()))) Statements.push_back(S);
+  }
+  const SourceManager &SM;
+  ArrayRef<KeywordUse> Uses;
+};
+
+class Lowering {
+ public:
+  Lowering(ASTContext &Ctx, Rewriter &Main) : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main) {}
+
+  bool lower(const Stmt *S) {
+    if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) return lowerRangeFor(R);
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return lowerConditional(If, If->getIfLoc(), If->getLParenLoc(), If->getRParenLoc(), If->getCond(),
+                              If->getConditionVariable(), "if");
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+      return lowerConditional(Sw, Sw->getSwitchLoc(), Sw->getLParenLoc(), Sw->getRParenLoc(), Sw->getCond(),
+                              Sw->getConditionVariable(), "switch");
+    return lowerWhile(cast<WhileStmt>(S));
+  }
+
+ private:
+  bool lowerRangeFor(const CXXForRangeStmt *S) {
+    const Expr *Range = S->getRangeInit();
+    const auto *BeginDecl = S->getBeginStmt() ? dyn_cast<VarDecl>(S->getBeginStmt()->getSingleDecl()) : nullptr;
+    if (!Range || !BeginDecl || !BeginDecl->getInit() || !fileLocations(S->getSourceRange())) return false;
+    const SourceLocation For = SM.getExpansionLoc(S->getForLoc());
+    const std::string Suffix = fmt::format("{}_{}", SM.getPresumedLineNumber(For), SM.getSpellingColumnNumber(For));
+    const std::string RangeName = fmt::format("__cilkpp_range_{}", Suffix),
+                      BeginName = fmt::format("__cilkpp_begin_{}", Suffix), EndName = fmt::format("__cilkpp_end_{}", Suffix);
+    std::string First, Last;
+    const Expr *Value = Range->IgnoreImplicit();
+    // `{a, b}`: an array of its own, which a frame can hold (an
+    // initializer_list would point into the fast clone's stack).
+    const auto *List = dyn_cast<CXXStdInitializerListExpr>(Value);
+    const auto *Elements = List ? dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit()) : nullptr;
+    const ConstantArrayType *ListArray = Elements ? Ctx.getAsConstantArrayType(Elements->getType()) : nullptr;
+    std::string Declaration =
+        fmt::format("auto {}{} = {};", Value->isPRValue() ? "" : "&&", RangeName, text(Range->getSourceRange()));
+    if (List && !ListArray) return false;
+    if (ListArray) {
+      Declaration = fmt::format("{} = {};", declareAsWritten(Ctx, Elements->getType(), RangeName),
+                                text(Range->getSourceRange()));
+      First = RangeName;
+      Last = fmt::format("{} + {}", RangeName, ListArray->getSize().getZExtValue());
+    } else if (const auto *Array = Ctx.getAsConstantArrayType(Range->getType())) {
+      First = RangeName;
+      Last = fmt::format("{} + {}", RangeName, Array->getSize().getZExtValue());
+    } else if (isa<CXXMemberCallExpr>(BeginDecl->getInit()->IgnoreImplicit())) {
+      First = fmt::format("{}.begin()", RangeName);
+      Last = fmt::format("{}.end()", RangeName);
+    } else {
+      First = fmt::format("begin({})", RangeName);
+      Last = fmt::format("end({})", RangeName);
+    }
+    // A temporary range lives in the block, as the reference the standard
+    // binds it to would keep it alive; any other range is referred to.
+    std::string Header = fmt::format(
+        "{{ {} auto {} = {}; auto {} = {}; for (; {} != {}; ++{}) {{ {} = *{};", Declaration, BeginName, First, EndName,
+        Last, BeginName, EndName, BeginName,
+        StringRef(text(S->getLoopVarStmt()->getBeginLoc(), S->getColonLoc())).rtrim(), BeginName);
+    replaceHeader(S->getForLoc(), S->getRParenLoc(), Header);
+    Main.InsertTextAfterToken(endOf(S), " } }");
+    return true;
+  }
+
+  // if/switch (init; T x = e) ... -> { init; T x = e; if/switch (x) ... }
+  bool lowerConditional(const Stmt *S, SourceLocation Keyword, SourceLocation LParen, SourceLocation RParen,
+                        const Expr *Cond, const VarDecl *CondVar, StringRef Name) {
+    if (!fileLocations(S->getSourceRange()) || LParen.isInvalid()) return false;
+    const SourceLocation CondBegin = CondVar ? CondVar->getBeginLoc() : Cond->getBeginLoc();
+    std::string Prefix = StringRef(text(LParen.getLocWithOffset(1), CondBegin)).trim().str();
+    std::string Test = text(Cond->getSourceRange());
+    if (CondVar) {
+      Prefix = fmt::format("{}{}{};", Prefix, Prefix.empty() ? "" : " ", text(CondVar->getSourceRange()));
+      Test = CondVar->getName().str();
+    }
+    replaceHeader(Keyword, RParen, fmt::format("{{ {} {} ({})", Prefix, Name, Test));
+    Main.InsertTextAfterToken(endOf(S), " }");
+    return true;
+  }
+
+  // while (T x = e) BODY -> while (true) { T x = e; if (!(x)) break; BODY }
+  bool lowerWhile(const WhileStmt *S) {
+    const VarDecl *CondVar = S->getConditionVariable();
+    if (!fileLocations(S->getSourceRange()) || S->getLParenLoc().isInvalid()) return false;
+    replaceHeader(S->getWhileLoc(), S->getRParenLoc(),
+                  fmt::format("while (true) {{ {}; if (!({})) break;", text(CondVar->getSourceRange()),
+                              CondVar->getName()));
+    Main.InsertTextAfterToken(endOf(S), " }");
+    return true;
+  }
+
+  // Replaces `keyword (...)`, keeping the lines after it where they were.
+  void replaceHeader(SourceLocation Keyword, SourceLocation RParen, const std::string &Text) {
+    const CharSourceRange Header = CharSourceRange::getTokenRange(SM.getExpansionLoc(Keyword), SM.getExpansionLoc(RParen));
+    const std::string Old = Lexer::getSourceText(Header, SM, Ctx.getLangOpts()).str();
+    Main.ReplaceText(Header, Text + std::string(llvm::count(Old, '\n'), '\n'));
+  }
+
+  SourceLocation endOf(const Stmt *S) const {
+    // The statement's last token, counting the ';' of an expression body.
+    const Stmt *Last = S;
+    while (true) {
+      if (const auto *R = dyn_cast<CXXForRangeStmt>(Last)) Last = R->getBody();
+      else if (const auto *W = dyn_cast<WhileStmt>(Last)) Last = W->getBody();
+      else if (const auto *F = dyn_cast<ForStmt>(Last)) Last = F->getBody();
+      else if (const auto *I = dyn_cast<IfStmt>(Last)) Last = I->getElse() ? I->getElse() : I->getThen();
+      else if (const auto *Sw = dyn_cast<SwitchStmt>(Last)) Last = Sw->getBody();
+      else break;
+    }
+    const SourceLocation End = SM.getExpansionRange(Last->getEndLoc()).getEnd();
+    if (isa<CompoundStmt>(Last)) return End;
+    if (SourceLocation Semi = semicolonAfter(Ctx, Last->getEndLoc()); Semi.isValid()) return Semi;
+    return End;
+  }
+
+  bool fileLocations(SourceRange R) const { return R.getBegin().isFileID() && R.getEnd().isFileID(); }
+
+  std::string text(SourceRange R) const { return Lexer::getSourceText(fileRange(SM, R), SM, Ctx.getLangOpts()).str(); }
+  std::string text(SourceLocation From, SourceLocation To) const {
+    return Lexer::getSourceText(CharSourceRange::getCharRange(SM.getExpansionLoc(From), SM.getExpansionLoc(To)), SM,
+                                Ctx.getLangOpts())
+        .str();
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  Rewriter &Main;
+};
+
+}  // namespace
+
+std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, ArrayRef<KeywordUse> Uses) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  StatementCollector Collector(SM, Uses);
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
+  Lowering Lower(Ctx, Main);
+  bool Changed = false;
+  for (const Stmt *S : Collector.Statements) {
+    const OffsetRange Whole = Collector.range(S->getSourceRange());
+    // A keyword of this statement's procedure inside it: not in a lambda or
+    // cilk_for body nested in it.
+    const bool HoldsPoint = llvm::any_of(Uses, [&](const KeywordUse &U) {
+      if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) return false;
+      const unsigned At = SM.getFileOffset(U.Loc);
+      return Whole.contains(At) && llvm::none_of(Collector.OwnBodies, [&](const OffsetRange &B) {
+               return B.contains(At) && Whole.contains(B.Begin) && Whole.contains(B.End);
+             });
+    });
+    if (HoldsPoint) Changed |= Lower.lower(S);
+  }
+  if (!Changed) return std::nullopt;
+  const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
+  return std::string(Edited->begin(), Edited->end());
+}
+
+}  // namespace cilkpp

@@ -1,0 +1,32 @@
+// Statements with variables of their own (a range-based for's range and
+// iterators, the variable declared in an `if`, `switch` or `while`
+// condition) whose bodies hold a continuation point: rewritten into the plain
+// blocks and loops the standard defines them as, so those variables become
+// ordinary locals that a frame can hold.
+//
+//   for (auto &x : v) BODY
+//     -> { auto &&__cilkpp_range_L = v; auto __cilkpp_begin_L = __cilkpp_range_L.begin();
+//          auto __cilkpp_end_L = __cilkpp_range_L.end();
+//          for (; __cilkpp_begin_L != __cilkpp_end_L; ++__cilkpp_begin_L) { auto &x = *__cilkpp_begin_L; BODY } }
+//   if (init; T x = e) A else B   -> { init; T x = e; if (x) A else B }
+//   switch (T x = e) BODY         -> { T x = e; switch (x) BODY }
+//   while (T x = e) BODY          -> while (true) { T x = e; if (!x) break; BODY }
+//
+// Everything stays on its own line.
+#pragma once
+
+#include "Dialect/Keywords.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+
+namespace cilkpp {
+
+// The rewritten main file when some statement was lowered, else nullopt.
+std::optional<std::string> lowerStatementsAroundContinuations(clang::ASTContext &Ctx,
+                                                              llvm::ArrayRef<KeywordUse> Uses);
+
+}  // namespace cilkpp
