@@ -4,6 +4,7 @@
 #include "Support/SourceRanges.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -41,6 +42,12 @@ class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
   }
   bool VisitWhileStmt(WhileStmt *S) {
     if (S->getConditionVariable()) add(S);
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *S) {
+    if (S->isSingleDecl() && isa<DecompositionDecl>(S->getSingleDecl()) &&
+        cast<DecompositionDecl>(S->getSingleDecl())->hasLocalStorage())
+      add(S);
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr *L) {
@@ -84,12 +91,25 @@ class Lowering {
     if (const auto *Sw = dyn_cast<SwitchStmt>(S))
       return lowerConditional(Sw, Sw->getSwitchLoc(), Sw->getLParenLoc(), Sw->getRParenLoc(), Sw->getCond(),
                               Sw->getConditionVariable(), "switch");
-    return lowerWhile(cast<WhileStmt>(S));
+    if (const auto *W = dyn_cast<WhileStmt>(S)) return lowerWhile(W);
+    return lowerBindings(cast<DeclStmt>(S));
+  }
+
+  // The region a statement's variables are in scope for: the statement, or
+  // for a declaration the rest of its block.
+  std::optional<SourceRange> scopeOf(const Stmt *S) const {
+    if (!isa<DeclStmt>(S)) return S->getSourceRange();
+    auto Parents = Ctx.getParents(*S);
+    const auto *Block = Parents.empty() ? nullptr : Parents[0].get<CompoundStmt>();
+    if (!Block) return std::nullopt;  // a range-for's variable: lowered with its loop first
+    return SourceRange(S->getBeginLoc(), Block->getRBracLoc());
   }
 
  private:
   bool lowerRangeFor(const CXXForRangeStmt *S) {
     const Expr *Range = S->getRangeInit();
+    // In a template the range's type is known per instantiation only; such a
+    // loop stays (and a continuation point in it is reported).
     const auto *BeginDecl = S->getBeginStmt() ? dyn_cast<VarDecl>(S->getBeginStmt()->getSingleDecl()) : nullptr;
     if (!Range || !BeginDecl || !BeginDecl->getInit() || !fileLocations(S->getSourceRange())) return false;
     const SourceLocation For = SM.getExpansionLoc(S->getForLoc());
@@ -118,6 +138,7 @@ class Lowering {
       First = fmt::format("{}.begin()", RangeName);
       Last = fmt::format("{}.end()", RangeName);
     } else {
+      // (begin and end found by argument-dependent lookup, as the loop did)
       First = fmt::format("begin({})", RangeName);
       Last = fmt::format("end({})", RangeName);
     }
@@ -156,6 +177,54 @@ class Lowering {
                   fmt::format("while (true) {{ {}; if (!({})) break;", text(CondVar->getSourceRange()),
                               CondVar->getName()));
     Main.InsertTextAfterToken(endOf(S), " }");
+    return true;
+  }
+
+  // auto &[a, b] = init;  ->  auto &__cilkpp_bindings_L = init; auto &&a = __cilkpp_bindings_L.first; ...
+  // (a reference per binding, into the object the frame holds).
+  bool lowerBindings(const DeclStmt *S) {
+    const auto *D = cast<DecompositionDecl>(S->getSingleDecl());
+    if (!fileLocations(S->getSourceRange()) || D->bindings().empty() || !D->getInit()) return false;
+    const SourceLocation Semi = SM.getExpansionLoc(S->getEndLoc());
+    std::optional<Token> RBracket =
+        Lexer::findNextToken(SM.getExpansionLoc(D->bindings().back()->getLocation()), SM, Ctx.getLangOpts());
+    if (!RBracket || RBracket->isNot(tok::r_square)) return false;
+    std::string Specifiers = StringRef(text(S->getBeginLoc(), D->bindings().front()->getLocation())).rtrim().str();
+    if (!StringRef(Specifiers).ends_with("[")) return false;
+    Specifiers.pop_back();
+    // A temporary bound by reference is held by value instead: the frame
+    // cannot point at a temporary of the fast clone's stack.
+    if (D->getType()->isReferenceType() && D->getInit()->IgnoreImplicit()->isPRValue())
+      llvm::erase(Specifiers, '&');
+    const SourceLocation Name = SM.getExpansionLoc(D->bindings().front()->getLocation());
+    const std::string Object =
+        fmt::format("__cilkpp_bindings_{}_{}", SM.getPresumedLineNumber(Name), SM.getSpellingColumnNumber(Name));
+    std::string Bindings;
+    unsigned Index = 0;
+    for (const BindingDecl *B : D->bindings()) {
+      std::string Access;
+      if (const VarDecl *Holding = B->getHoldingVar()) {
+        const auto *Get = Holding->getInit() ? dyn_cast<CallExpr>(Holding->getInit()->IgnoreImplicit()) : nullptr;
+        if (!Get) return false;
+        if (isa<CXXMemberCallExpr>(Get))
+          Access = fmt::format("{}.get<{}>()", Object, Index);
+        else
+          Access = fmt::format("{}get<{}>({})", Get->getDirectCallee() && Get->getDirectCallee()->isInStdNamespace()
+                                                    ? "::std::" : "", Index, Object);
+      } else if (const auto *Member = dyn_cast_or_null<MemberExpr>(B->getBinding()->IgnoreImplicit())) {
+        if (Member->getMemberDecl()->getName().empty() || B->getBinding()->refersToBitField()) return false;
+        Access = fmt::format("{}.{}", Object, Member->getMemberDecl()->getName());
+      } else if (isa_and_nonnull<ArraySubscriptExpr>(B->getBinding()->IgnoreImplicit())) {
+        Access = fmt::format("{}[{}]", Object, Index);
+      } else {
+        return false;
+      }
+      Bindings += fmt::format(" auto &&{} = {};", B->getName(), Access);
+      ++Index;
+    }
+    Main.ReplaceText(CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), RBracket->getLocation()),
+                     fmt::format("{} {}", Specifiers, Object));
+    Main.InsertTextAfterToken(Semi, Bindings);
     return true;
   }
 
@@ -207,7 +276,9 @@ std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, A
   Lowering Lower(Ctx, Main);
   bool Changed = false;
   for (const Stmt *S : Collector.Statements) {
-    const OffsetRange Whole = Collector.range(S->getSourceRange());
+    std::optional<SourceRange> Scope = Lower.scopeOf(S);
+    if (!Scope) continue;
+    const OffsetRange Whole = Collector.range(*Scope);
     // A keyword of this statement's procedure inside it: not in a lambda or
     // cilk_for body nested in it.
     const bool HoldsPoint = llvm::any_of(Uses, [&](const KeywordUse &U) {

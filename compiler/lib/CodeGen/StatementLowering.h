@@ -8,6 +8,8 @@
 //     -> { auto &&__cilkpp_range_L = v; auto __cilkpp_begin_L = __cilkpp_range_L.begin();
 //          auto __cilkpp_end_L = __cilkpp_range_L.end();
 //          for (; __cilkpp_begin_L != __cilkpp_end_L; ++__cilkpp_begin_L) { auto &x = *__cilkpp_begin_L; BODY } }
+//   (a temporary range is held by value, `{a, b}` as an array; an array's
+//   bounds and an ADL begin()/end() as the loop would use them)
 //   if (init; T x = e) A else B   -> { init; T x = e; if (x) A else B }
 //   switch (T x = e) BODY         -> { T x = e; switch (x) BODY }
 //   while (T x = e) BODY          -> while (true) { T x = e; if (!x) break; BODY }
