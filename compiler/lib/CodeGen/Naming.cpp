@@ -64,6 +64,17 @@ std::string memberScope(const FunctionDecl *FD) {
 
 }  // namespace
 
+unsigned memberTemplateOverloadIndex(const FunctionDecl *Pattern) {
+  unsigned Index = 0;
+  for (const Decl *D : cast<CXXRecordDecl>(Pattern->getDeclContext())->decls()) {
+    const FunctionDecl *F = D->getAsFunction();
+    if (!F || F->getDeclName() != Pattern->getDeclName()) continue;
+    if (F->getCanonicalDecl() == Pattern->getCanonicalDecl()) return Index;
+    ++Index;
+  }
+  return Index;
+}
+
 const CXXRecordDecl *thisClass(const FunctionDecl *FD) {
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   return MD && MD->isInstance() ? MD->getParent() : nullptr;

@@ -26,6 +26,12 @@ struct ProcedureNames {
 // or class.
 ProcedureNames namesFor(const clang::FunctionDecl *FD, unsigned OverloadIndex);
 
+// A member of a class template is named after its place among the members
+// of its name in the template (0 for the first), so that the declarations
+// generated in the template and every instantiation's definitions agree,
+// whichever overloads an instantiation uses.
+unsigned memberTemplateOverloadIndex(const clang::FunctionDecl *Pattern);
+
 // The class whose `this` a procedure has, or nullptr.
 const clang::CXXRecordDecl *thisClass(const clang::FunctionDecl *FD);
 

@@ -216,7 +216,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     // A class template's member: its clones are declared in the class.
     const auto *Class = cast<CXXRecordDecl>(Pattern->getDeclContext());
     Main.InsertTextAfter(SM.getExpansionLoc(Class->getBraceRange().getEnd()),
-                         memberDeclarations(Ctx, Pattern, namesFor(Pattern, 0)));
+                         memberDeclarations(Ctx, Pattern, namesFor(Pattern, memberTemplateOverloadIndex(Pattern))));
   } else {
     const TemplateParameterList *Params = Pattern->getDescribedFunctionTemplate()->getTemplateParameters();
     Begin = SM.getExpansionLoc(Params->getTemplateLoc());
@@ -236,7 +236,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, Pattern));
 
   const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));
-  std::string AtEnd;
+  std::string AtEnd, Declarations;
   for (const Instantiation &I : Instances) {
     const FunctionDecl *FD = I.Frame->Procedure->Definition;
     std::optional<std::string> FastBody =
@@ -246,12 +246,12 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
             ? std::optional<std::string>("{ __builtin_unreachable(); }")
             : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, FileName);
     if (!FastBody || !ResumeBody) return false;
-    AtEnd += "\n" + lineDirective(BeginLine, FileName) + frameDeclarations(Ctx, *I.Frame, I.Names);
+    AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName), frameDeclarations(Ctx, *I.Frame, I.Names));
+    const std::string Fast = fastSignature(
+        Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member ? "" : templateArguments(FD)), /*WithDefaults=*/false);
+    Declarations += fmt::format("template <> {};\n", Fast);
     AtEnd += lineDirective(BodyLine, FileName);
-    AtEnd += fmt::format("template <> {} {}\n",
-                         fastSignature(Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member ? "" : templateArguments(FD)),
-                                       /*WithDefaults=*/false),
-                         *FastBody);
+    AtEnd += fmt::format("template <> {} {}\n", Fast, *FastBody);
     AtEnd += lineDirective(BodyLine, FileName);
     const std::string Resume =
         fmt::format("void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame "
@@ -259,7 +259,12 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
                     I.Names.Scope, I.Names.Resume, *ResumeBody);
     AtEnd += Member ? "template <> " + Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
   }
-  Main.InsertTextAfter(SM.getLocForEndOfFile(SM.getMainFileID()), AtEnd);
+  // Every specialization is declared before any is defined: one
+  // instantiation's clone may call another's (an overload of the member), and
+  // a specialization must precede its first use.
+  const SourceLocation End = SM.getLocForEndOfFile(SM.getMainFileID());
+  Main.InsertTextBefore(End, fmt::format("\n{}{}", lineDirective(BeginLine, FileName), Declarations));
+  Main.InsertTextAfter(End, AtEnd);
   return true;
 }
 

@@ -145,6 +145,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       // Members of different instantiations of a class share their names
       // (declared once in the class template) but not their frame infos.
       if (isa<CXXMethodDecl>(FD)) {
+        Names = namesFor(FD, memberTemplateOverloadIndex(Pattern));
         const std::string Suffix = "_" + std::to_string(Templates[Pattern].size());
         Names.Info += Suffix;
         Names.StackInfo += Suffix;
