@@ -122,7 +122,16 @@ class AddressTakenFinder : public RecursiveASTVisitor<AddressTakenFinder> {
     }
     return true;
   }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() != BO_Assign) return true;
+    const auto *DR = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (V && Fields.contains(V) && V->getType()->isReferenceType()) AssignedThrough.insert(V);
+    return true;
+  }
   llvm::DenseSet<const VarDecl *> Taken;
+  // References assigned through with `=` (`r = v;`).
+  llvm::DenseSet<const VarDecl *> AssignedThrough;
   std::vector<std::pair<const VarDecl *, SourceLocation>> ArraysCapturedByCopy;
 
  private:
@@ -279,6 +288,10 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   llvm::DenseSet<const VarDecl *> Resident;
   for (const VarDecl *V : Taken.Taken)
     if (!V->getType()->isReferenceType()) Resident.insert(V);
+  // `r = v;` through a reference is not a use of `r` to liveness analysis
+  // (it counts assignments as definitions), so the fast clone would not save
+  // the reference at a spawn before it; such a reference lives in the frame.
+  for (const VarDecl *V : Taken.AssignedThrough) Resident.insert(V);
   // A spawn that assigns to part of a local (`a[i] = spawn ...`) hands the
   // child that part's address.
   for (const SpawnSite &S : Proc.Spawns)
