@@ -60,7 +60,17 @@ class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
       const SourceLocation At = SM.getExpansionLoc(F->getForLoc());
       if (llvm::any_of(Uses, [&](const KeywordUse &U) { return U.Kind == KeywordKind::CilkFor && U.Loc == At; }))
         OwnBodies.push_back(range(F->getBody()->getSourceRange()));
+      return true;
     }
+    // Scalars declared in the header are handled in place; only a variable
+    // that must be destroyed where its scope ends needs the block.
+    const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+    const bool ClassInit = Init && llvm::any_of(Init->decls(), [&](const Decl *D) {
+                             const auto *V = dyn_cast<VarDecl>(D);
+                             return V && !V->getType()->isReferenceType() &&
+                                    !V->getType().isTriviallyCopyableType(V->getASTContext());
+                           });
+    if (ClassInit || F->getConditionVariable()) add(F);
     return true;
   }
 
@@ -92,6 +102,7 @@ class Lowering {
       return lowerConditional(Sw, Sw->getSwitchLoc(), Sw->getLParenLoc(), Sw->getRParenLoc(), Sw->getCond(),
                               Sw->getConditionVariable(), "switch");
     if (const auto *W = dyn_cast<WhileStmt>(S)) return lowerWhile(W);
+    if (const auto *F = dyn_cast<ForStmt>(S)) return lowerFor(F);
     return lowerBindings(cast<DeclStmt>(S));
   }
 
@@ -225,6 +236,26 @@ class Lowering {
     Main.ReplaceText(CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), RBracket->getLocation()),
                      fmt::format("{} {}", Specifiers, Object));
     Main.InsertTextAfterToken(Semi, Bindings);
+    return true;
+  }
+
+  // for (T i = a; U x = c; inc) BODY
+  //   -> { T i = a; for (; ; inc) { U x = c; if (!(x)) break; BODY } }
+  bool lowerFor(const ForStmt *S) {
+    if (!fileLocations(S->getSourceRange()) || S->getLParenLoc().isInvalid()) return false;
+    std::string Init;
+    if (const Stmt *I = S->getInit()) {
+      Init = text(I->getSourceRange());
+      if (!StringRef(Init).ends_with(";")) Init += ";";
+    }
+    const VarDecl *CondVar = S->getConditionVariable();
+    const std::string Cond = CondVar || !S->getCond() ? "" : text(S->getCond()->getSourceRange());
+    const std::string Inc = S->getInc() ? text(S->getInc()->getSourceRange()) : "";
+    std::string Header = fmt::format("{{ {} for (; {}; {})", Init, Cond, Inc);
+    if (CondVar)
+      Header += fmt::format(" {{ {}; if (!({})) break;", text(CondVar->getSourceRange()), CondVar->getName());
+    replaceHeader(S->getForLoc(), S->getRParenLoc(), Header);
+    Main.InsertTextAfterToken(endOf(S), CondVar ? " } }" : " }");
     return true;
   }
 

@@ -1,8 +1,9 @@
 // Statements with variables of their own (a range-based for's range and
-// iterators, the variable declared in an `if`, `switch` or `while`
-// condition) whose bodies hold a continuation point: rewritten into the plain
-// blocks and loops the standard defines them as, so those variables become
-// ordinary locals that a frame can hold.
+// iterators, the variables declared in a `for` header or in an `if`,
+// `switch` or `while` condition, a structured binding's object) whose
+// bodies hold a continuation point: rewritten into the plain blocks and
+// loops the standard defines them as, so those variables become ordinary
+// locals that a frame can hold.
 //
 //   for (auto &x : v) BODY
 //     -> { auto &&__cilkpp_range_L = v; auto __cilkpp_begin_L = __cilkpp_range_L.begin();
@@ -13,6 +14,8 @@
 //   if (init; T x = e) A else B   -> { init; T x = e; if (x) A else B }
 //   switch (T x = e) BODY         -> { T x = e; switch (x) BODY }
 //   while (T x = e) BODY          -> while (true) { T x = e; if (!x) break; BODY }
+//   for (T i = a; U x = c; inc) BODY
+//                                 -> { T i = a; for (; ; inc) { U x = c; if (!x) break; BODY } }
 //
 // Everything stays on its own line.
 #pragma once
