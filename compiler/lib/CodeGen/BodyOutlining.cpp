@@ -48,6 +48,8 @@ class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
     return true;
   }
   void add(Region R) {
+    // A body written by a macro has no text of its own to move.
+    if (R.Range.getBegin().isMacroID() || R.Range.getEnd().isMacroID()) return;
     const SourceLocation B = SM.getExpansionLoc(R.Range.getBegin()), E = SM.getExpansionLoc(R.Range.getEnd());
     if (!SM.isWrittenInMainFile(B) || !SM.isWrittenInMainFile(E)) return;
     R.Begin = SM.getFileOffset(B);
@@ -250,12 +252,14 @@ class Outliner {
       Definition += fmt::format("{} {}{}({}){} {}\n", ReturnType, Qualifier, Name, ParamList, Qualifiers, *BodyText);
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, Qualifier, Name, Params, ThisMember) + "\n";
     } else {
-      // The moved body may call the host (a recursive cilk_for body).
+      // The moved body may call the host (a recursive cilk_for body); the
+      // prototype goes before the #line that places the body.
       if (!Host->getPreviousDecl() && !Host->getDeclaredReturnType()->getContainedDeducedType())
-        Definition += fmt::format("{}{}{} {}({}){};\n", storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
-                                  typeQualified(Ctx, Host->getReturnType()), Host->getName(),
-                                  parameterList(Ctx, Host, /*WithDefaults=*/false),
-                                  Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "");
+        Definition = fmt::format("\n{}{}{} {}({}){};{}", storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
+                                 typeQualified(Ctx, Host->getReturnType()), Host->getName(),
+                                 parameterList(Ctx, Host, /*WithDefaults=*/false),
+                                 Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "",
+                                 Definition);
       Definition += fmt::format("static {} {}\n", Signature, *BodyText);
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, "") + "\n";
     }
