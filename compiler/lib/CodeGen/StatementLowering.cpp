@@ -1,6 +1,7 @@
 #include "CodeGen/StatementLowering.h"
 
 #include "CodeGen/Naming.h"
+#include "CodeGen/SourceText.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -160,7 +161,7 @@ class Lowering {
         Last, BeginName, EndName, BeginName,
         StringRef(text(S->getLoopVarStmt()->getBeginLoc(), S->getColonLoc())).rtrim(), BeginName);
     replaceHeader(S->getForLoc(), S->getRParenLoc(), Header);
-    Main.InsertTextAfterToken(endOf(S), " } }");
+    Main.InsertTextAfterToken(statementEnd(Ctx, S), " } }");
     return true;
   }
 
@@ -176,7 +177,7 @@ class Lowering {
       Test = CondVar->getName().str();
     }
     replaceHeader(Keyword, RParen, fmt::format("{{ {} {} ({})", Prefix, Name, Test));
-    Main.InsertTextAfterToken(endOf(S), " }");
+    Main.InsertTextAfterToken(statementEnd(Ctx, S), " }");
     return true;
   }
 
@@ -187,7 +188,7 @@ class Lowering {
     replaceHeader(S->getWhileLoc(), S->getRParenLoc(),
                   fmt::format("while (true) {{ {}; if (!({})) break;", text(CondVar->getSourceRange()),
                               CondVar->getName()));
-    Main.InsertTextAfterToken(endOf(S), " }");
+    Main.InsertTextAfterToken(statementEnd(Ctx, S), " }");
     return true;
   }
 
@@ -255,7 +256,7 @@ class Lowering {
     if (CondVar)
       Header += fmt::format(" {{ {}; if (!({})) break;", text(CondVar->getSourceRange()), CondVar->getName());
     replaceHeader(S->getForLoc(), S->getRParenLoc(), Header);
-    Main.InsertTextAfterToken(endOf(S), CondVar ? " } }" : " }");
+    Main.InsertTextAfterToken(statementEnd(Ctx, S), CondVar ? " } }" : " }");
     return true;
   }
 
@@ -264,23 +265,6 @@ class Lowering {
     const CharSourceRange Header = CharSourceRange::getTokenRange(SM.getExpansionLoc(Keyword), SM.getExpansionLoc(RParen));
     const std::string Old = Lexer::getSourceText(Header, SM, Ctx.getLangOpts()).str();
     Main.ReplaceText(Header, Text + std::string(llvm::count(Old, '\n'), '\n'));
-  }
-
-  SourceLocation endOf(const Stmt *S) const {
-    // The statement's last token, counting the ';' of an expression body.
-    const Stmt *Last = S;
-    while (true) {
-      if (const auto *R = dyn_cast<CXXForRangeStmt>(Last)) Last = R->getBody();
-      else if (const auto *W = dyn_cast<WhileStmt>(Last)) Last = W->getBody();
-      else if (const auto *F = dyn_cast<ForStmt>(Last)) Last = F->getBody();
-      else if (const auto *I = dyn_cast<IfStmt>(Last)) Last = I->getElse() ? I->getElse() : I->getThen();
-      else if (const auto *Sw = dyn_cast<SwitchStmt>(Last)) Last = Sw->getBody();
-      else break;
-    }
-    const SourceLocation End = SM.getExpansionRange(Last->getEndLoc()).getEnd();
-    if (isa<CompoundStmt>(Last)) return End;
-    if (SourceLocation Semi = semicolonAfter(Ctx, Last->getEndLoc()); Semi.isValid()) return Semi;
-    return End;
   }
 
   bool fileLocations(SourceRange R) const { return R.getBegin().isFileID() && R.getEnd().isFileID(); }
