@@ -150,7 +150,7 @@ class ScopedNames : public RecursiveASTVisitor<ScopedNames> {
 };
 
 // A parameter of the outlined function and the argument the call passes.
-// A lambda that becomes a named closure class (see Closure) also needs, for
+// A lambda that becomes a named closure class (closureClass) also needs, for
 // a capture, the class's member and its initializer, and for every
 // parameter what the class's operator() passes on.
 struct Parameter {
