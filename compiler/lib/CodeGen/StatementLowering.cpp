@@ -90,9 +90,24 @@ class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
   ArrayRef<KeywordUse> Uses;
 };
 
+// What a range-based for in a template calls for its first and last
+// iterator, so each instantiation finds them as the loop would: the range's
+// own begin()/end() (preferred: 0 converts to int exactly), else begin()/end()
+// found by argument-dependent lookup, or an array's bounds. Written once at
+// the top of a file that needs it, in plain C++ (no header).
+constexpr const char *RangeHelpers =
+    "template <class R> auto __cilkpp_range_begin(R &r, int) -> decltype(r.begin()) { return r.begin(); }\n"
+    "template <class R> auto __cilkpp_range_begin(R &r, long) -> decltype(begin(r)) { return begin(r); }\n"
+    "template <class T, decltype(sizeof(0)) N> T *__cilkpp_range_begin(T (&r)[N], int) { return r; }\n"
+    "template <class R> auto __cilkpp_range_end(R &r, int) -> decltype(r.end()) { return r.end(); }\n"
+    "template <class R> auto __cilkpp_range_end(R &r, long) -> decltype(end(r)) { return end(r); }\n"
+    "template <class T, decltype(sizeof(0)) N> T *__cilkpp_range_end(T (&r)[N], int) { return r + N; }\n";
+
 class Lowering {
  public:
   Lowering(ASTContext &Ctx, Rewriter &Main) : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main) {}
+
+  bool UsesRangeHelpers = false;
 
   bool lower(const Stmt *S) {
     if (const auto *R = dyn_cast<CXXForRangeStmt>(S)) return lowerRangeFor(R);
@@ -120,10 +135,11 @@ class Lowering {
  private:
   bool lowerRangeFor(const CXXForRangeStmt *S) {
     const Expr *Range = S->getRangeInit();
-    // In a template the range's type is known per instantiation only; such a
-    // loop stays (and a continuation point in it is reported).
+    // In a template the range's type may be known per instantiation only:
+    // RangeHelpers then choose begin and end there.
     const auto *BeginDecl = S->getBeginStmt() ? dyn_cast<VarDecl>(S->getBeginStmt()->getSingleDecl()) : nullptr;
-    if (!Range || !BeginDecl || !BeginDecl->getInit() || !fileLocations(S->getSourceRange())) return false;
+    const bool Dependent = !BeginDecl || !BeginDecl->getInit();
+    if (!Range || !fileLocations(S->getSourceRange())) return false;
     const SourceLocation For = SM.getExpansionLoc(S->getForLoc());
     const std::string Suffix = fmt::format("{}_{}", SM.getPresumedLineNumber(For), SM.getSpellingColumnNumber(For));
     const std::string RangeName = fmt::format("__cilkpp_range_{}", Suffix),
@@ -135,10 +151,14 @@ class Lowering {
     const auto *List = dyn_cast<CXXStdInitializerListExpr>(Value);
     const auto *Elements = List ? dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit()) : nullptr;
     const ConstantArrayType *ListArray = Elements ? Ctx.getAsConstantArrayType(Elements->getType()) : nullptr;
-    std::string Declaration =
-        fmt::format("auto {}{} = {};", Value->isPRValue() ? "" : "&&", RangeName, text(Range->getSourceRange()));
+    std::string Declaration = fmt::format("auto {}{} = {};", Value->isPRValue() && !Dependent ? "" : "&&", RangeName,
+                                          text(Range->getSourceRange()));
     if (List && !ListArray) return false;
-    if (ListArray) {
+    if (Dependent) {
+      First = fmt::format("__cilkpp_range_begin({}, 0)", RangeName);
+      Last = fmt::format("__cilkpp_range_end({}, 0)", RangeName);
+      UsesRangeHelpers = true;
+    } else if (ListArray) {
       Declaration = fmt::format("{} = {};", declareAsWritten(Ctx, Elements->getType(), RangeName),
                                 text(Range->getSourceRange()));
       First = RangeName;
@@ -283,7 +303,8 @@ class Lowering {
 
 }  // namespace
 
-std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, ArrayRef<KeywordUse> Uses) {
+std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
+                                                              StringRef FileName) {
   const SourceManager &SM = Ctx.getSourceManager();
   StatementCollector Collector(SM, Uses);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -306,6 +327,9 @@ std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, A
     if (HoldsPoint) Changed |= Lower.lower(S);
   }
   if (!Changed) return std::nullopt;
+  if (Lower.UsesRangeHelpers && !SM.getBufferData(SM.getMainFileID()).contains("__cilkpp_range_begin(R &r"))
+    Main.InsertTextBefore(SM.getLocForStartOfFile(SM.getMainFileID()),
+                          std::string(RangeHelpers) + lineDirective(1, FileName));
   const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
   return std::string(Edited->begin(), Edited->end());
 }

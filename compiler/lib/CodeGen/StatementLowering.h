@@ -10,7 +10,8 @@
 //          auto __cilkpp_end_L = __cilkpp_range_L.end();
 //          for (; __cilkpp_begin_L != __cilkpp_end_L; ++__cilkpp_begin_L) { auto &x = *__cilkpp_begin_L; BODY } }
 //   (a temporary range is held by value, `{a, b}` as an array; an array's
-//   bounds and an ADL begin()/end() as the loop would use them)
+//   bounds and an ADL begin()/end() as the loop would use them; in a
+//   template, helpers written at the top of the file choose per instantiation)
 //   if (init; T x = e) A else B   -> { init; T x = e; if (x) A else B }
 //   switch (T x = e) BODY         -> { T x = e; switch (x) BODY }
 //   while (T x = e) BODY          -> while (true) { T x = e; if (!x) break; BODY }
@@ -32,6 +33,7 @@ namespace cilkpp {
 
 // The rewritten main file when some statement was lowered, else nullopt.
 std::optional<std::string> lowerStatementsAroundContinuations(clang::ASTContext &Ctx,
-                                                              llvm::ArrayRef<KeywordUse> Uses);
+                                                              llvm::ArrayRef<KeywordUse> Uses,
+                                                              llvm::StringRef FileName);
 
 }  // namespace cilkpp
