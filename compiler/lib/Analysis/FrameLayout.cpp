@@ -14,6 +14,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <fmt/format.h>
+
 using namespace clang;
 
 namespace cilkpp {
@@ -205,15 +207,31 @@ bool isStorableReference(const VarDecl *V) {
   }
 }
 
+bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P);
+
 bool checkFieldType(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V, const ContinuationPoint *P) {
   QualType T = V->getType();
+  if (isa<DecompositionDecl>(V)) return reportUnsupportedField(Ctx, V, P);
   if (isStorableReference(V)) return true;
   if (!T->isReferenceType() && isNameableOutsideFunction(T) &&
       (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl())))
     return true;
+  return reportUnsupportedField(Ctx, V, P);
+}
+
+bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P) {
+  QualType T = V->getType();
   const char *Across = P->Kind == PointKind::Spawn ? "spawn" : "sync";
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
-  diag::report(Diags, V->getLocation(), diag::LiveVariableUnsupported) << V->getName() << T << Across;
+  // Structured bindings are lowered to plain locals before translation,
+  // except in templates; the object they name has no name of its own.
+  std::string Name = V->getName().str();
+  if (const auto *D = dyn_cast<DecompositionDecl>(V)) {
+    std::vector<std::string> Names;
+    for (const BindingDecl *B : D->bindings()) Names.push_back(B->getName().str());
+    Name = fmt::format("[{}]", fmt::join(Names, ", "));
+  }
+  diag::report(Diags, V->getLocation(), diag::LiveVariableUnsupported) << Name << T << Across;
   const char *What = P->Kind == PointKind::Spawn      ? "spawn"
                      : P->Kind == PointKind::Sync     ? "sync"
                      : P->Kind == PointKind::ScopeEnd ? "implicit sync at the end of cilk_scope"

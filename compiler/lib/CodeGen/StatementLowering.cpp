@@ -216,7 +216,11 @@ class Lowering {
   // (a reference per binding, into the object the frame holds).
   bool lowerBindings(const DeclStmt *S) {
     const auto *D = cast<DecompositionDecl>(S->getSingleDecl());
-    if (!fileLocations(S->getSourceRange()) || D->bindings().empty() || !D->getInit()) return false;
+    // In a template the bindings are known per instantiation only; such a
+    // declaration stays (and is reported if it lives across a spawn).
+    if (!fileLocations(S->getSourceRange()) || D->bindings().empty() || !D->getInit() ||
+        llvm::any_of(D->bindings(), [](const BindingDecl *B) { return !B->getBinding(); }))
+      return false;
     const SourceLocation Semi = SM.getExpansionLoc(S->getEndLoc());
     std::optional<Token> RBracket =
         Lexer::findNextToken(SM.getExpansionLoc(D->bindings().back()->getLocation()), SM, Ctx.getLangOpts());
