@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "cilkpp/rt/abi.h"
+#include "cilkpp/rt/exposure.h"
 #include "runtime.h"
 
 namespace cilkpp::rt {
@@ -23,6 +24,15 @@ void hand_back(Worker *w, Frame *f) noexcept {
   if (f->join.fetch_sub(1, std::memory_order_acq_rel) == 1 && !is_waiter) w->make_ready(f);
 }
 
+// The continuation of parent was stolen while its child threw.
+bool hand_to_thief(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
+  Frame *target = current_location(parent);
+  record_exception(target, std::current_exception(), seq);
+  w->escaping = true;
+  hand_back(w, target);
+  return false;
+}
+
 }  // namespace
 
 void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
@@ -36,12 +46,11 @@ void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
 }
 
 bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
-  if (w->pop()) return true;
-  Frame *target = current_location(parent);
-  record_exception(target, std::current_exception(), seq);
-  w->escaping = true;
-  hand_back(w, target);
-  return false;
+  return w->pop() || hand_to_thief(w, parent, seq);
+}
+
+bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
+  return still_ours(w, parent) || hand_to_thief(w, parent, seq);
 }
 
 void complete_frame_exceptionally(Worker *w, Frame *f, std::uint32_t seq_in_parent) noexcept {

@@ -29,6 +29,7 @@ Frame *promote(Frame *stack_frame, void *memory) noexcept {
   copy->next_ready = nullptr;
   copy->promoted = nullptr;
   copy->pending = nullptr;
+  copy->visibility = Visibility::eager;
   copy->parent = stack_frame->parent;
   copy->result_slot = stack_frame->result_slot;
   follow_promoted_parent(copy);

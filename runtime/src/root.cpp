@@ -9,9 +9,8 @@ namespace {
 // it ready, the waiting caller notices its count reach 0 instead.
 const FrameInfo root_info{"<root>", nullptr, sizeof(RootFrame), nullptr};
 
-// A caller waiting for a frame it called (a root call's caller, or a tail
-// spawn's caller) gives up its count and works until the callee has handed
-// back the other one.
+// A root call's caller gives up its count and works until the callee has
+// handed back the other one.
 void wait_for_callee(Worker *w, Frame &waiter) noexcept {
   w->escaping = false;
   // If the callee's frame already completed, this was the last count.
@@ -23,13 +22,6 @@ void wait_for_callee(Worker *w, Frame &waiter) noexcept {
 }
 }  // namespace
 
-const FrameInfo call_waiter_info{"<call>", nullptr, sizeof(CallWaiterFrame), nullptr};
-
-void CallWaiterFrame::wait(Worker *w) {
-  wait_for_callee(w, *this);
-  rethrow_pending(*this);
-}
-
 RootFrame::RootFrame() noexcept {
   info = &root_info;
   parent = nullptr;
@@ -39,6 +31,7 @@ RootFrame::RootFrame() noexcept {
   entry = 0;
   next_ready = nullptr;
   pending = nullptr;
+  visibility = Visibility::eager;
 }
 
 RootScope::RootScope() noexcept {

@@ -77,7 +77,8 @@ Frame *Worker::try_steal() noexcept {
   unsigned victim = static_cast<unsigned>(((next_random() >> 32) * (n - 1)) >> 32);
   if (victim >= index_) ++victim;
   Frame *resumable = nullptr;
-  Frame *f = runtime_.worker(victim).deque().steal([&](Frame *stolen) {
+  Worker &target = runtime_.worker(victim);
+  Frame *f = target.deque().steal([&](Frame *stolen) {
     // Under the victim's deque lock: the victim's failed pop (which takes
     // the lock) sees the child it is running counted as outstanding, and a
     // promoted frame's copy, before it hands the count back in child_done.
@@ -89,10 +90,13 @@ Frame *Worker::try_steal() noexcept {
       resumable = stolen;
     }
   });
-  if (f)
+  if (f) {
     ++stats_.steals;
-  else
+  } else {
     ++stats_.failed_steals;
+    // Its continuations may be latent: ask it to expose one (exposure.h).
+    target.request_exposure();
+  }
   return f ? resumable : nullptr;
 }
 

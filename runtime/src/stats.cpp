@@ -17,7 +17,8 @@ double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 void append_row(std::string &out, const char *label, const WorkerStats &s) {
   char line[160];
-  std::snprintf(line, sizeof line, "%6s %8llu %8llu %8.1f %9.1f %8.1f\n", label, static_cast<unsigned long long>(s.steals),
+  std::snprintf(line, sizeof line, "%6s %8llu %8llu %8llu %8.1f %9.1f %8.1f\n", label,
+                static_cast<unsigned long long>(s.exposures), static_cast<unsigned long long>(s.steals),
                 static_cast<unsigned long long>(s.failed_steals), ms(s.ns_working), ms(s.ns_stealing),
                 ms(s.ns_idle));
   out += line;
@@ -42,11 +43,12 @@ void ActivityClock::enter(Activity next, WorkerStats &stats) noexcept {
 std::string format_stats(const std::vector<WorkerStats> &workers) {
   std::string out = "cilkpp stats: " + std::to_string(workers.size()) +
                     (workers.size() == 1 ? " worker\n" : " workers\n");
-  out += "worker   steals   failed  work_ms  steal_ms  idle_ms\n";
+  out += "worker  exposed   steals   failed  work_ms  steal_ms  idle_ms\n";
   WorkerStats total;
   for (std::size_t i = 0; i < workers.size(); ++i) {
     const WorkerStats &s = workers[i];
     append_row(out, std::to_string(i).c_str(), s);
+    total.exposures += s.exposures;
     total.steals += s.steals;
     total.failed_steals += s.failed_steals;
     total.ns_working += s.ns_working;

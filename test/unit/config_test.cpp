@@ -94,6 +94,7 @@ TEST(ConfigDeathTest, BadValueExitsWithStatus2) {
 
 TEST(Stats, ReportHasOneRowPerWorkerAndATotal) {
   WorkerStats a, b;
+  a.exposures = 7;
   a.steals = 1;
   a.failed_steals = 5;
   a.ns_working = 2'500'000;
@@ -102,10 +103,10 @@ TEST(Stats, ReportHasOneRowPerWorkerAndATotal) {
   const std::string report = format_stats({a, b});
   EXPECT_EQ(report,
             "cilkpp stats: 2 workers\n"
-            "worker   steals   failed  work_ms  steal_ms  idle_ms\n"
-            "     0        1        5      2.5       0.0      0.0\n"
-            "     1        3        0      0.0       0.0      1.0\n"
-            " total        4        5      2.5       0.0      1.0\n");
+            "worker  exposed   steals   failed  work_ms  steal_ms  idle_ms\n"
+            "     0        7        1        5      2.5       0.0      0.0\n"
+            "     1        0        3        0      0.0       0.0      1.0\n"
+            " total        7        4        5      2.5       0.0      1.0\n");
 }
 
 TEST(Stats, ClockChargesTheActivityBeingLeft) {

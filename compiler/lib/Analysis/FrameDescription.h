@@ -48,8 +48,8 @@ struct FrameDescription {
   std::vector<FrameField> Fields;
   std::vector<ContinuationPoint> Points;
   std::vector<int> SpawnEntry;   // per spawn
-  // Per spawn: immediately followed by a sync, so the fast clone calls the
-  // child instead of exposing a continuation that could only wait.
+  // Per spawn: immediately followed by a sync, so the fast clone calls a
+  // plain callee instead of exposing a continuation that could only wait.
   std::vector<bool> SpawnIsTail;
   std::vector<int> SyncEntry;    // per sync; 0 when nothing can be outstanding
   std::vector<int> ReturnEntry;  // per return; 0 when no implicit sync is needed
@@ -64,11 +64,6 @@ struct FrameDescription {
   // the exception (exceptions.h).
   std::vector<bool> SpawnMayThrow;
 
-  bool hasExposingSpawn() const {
-    for (bool Tail : SpawnIsTail)
-      if (!Tail) return true;
-    return false;
-  }
   llvm::DenseMap<const clang::VarDecl *, unsigned> FieldIndex;
 
   const FrameField *field(const clang::VarDecl *V) const {

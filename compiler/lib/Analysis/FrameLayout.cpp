@@ -354,7 +354,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   SpawnLiveness Liveness(Proc, Walker.Fields);
   LV->runOnAllBlocks(Liveness);
   for (ContinuationPoint &P : Frame.Points) {
-    if (P.Kind != PointKind::Spawn || Frame.SpawnIsTail[P.Site]) continue;
+    if (P.Kind != PointKind::Spawn) continue;
     const VarDecl *Target = Proc.Spawns[P.Site].Target;
     for (const FrameField &F : Frame.Fields)
       if (!F.ResidentOnFastPath && F.Var != Target && Liveness.Live[P.Site].contains(F.Var))

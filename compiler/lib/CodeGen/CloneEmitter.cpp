@@ -428,7 +428,7 @@ class CloneBuilder {
     // After the arguments, as C++17 evaluates `lhs = f(args)`.
     if (Site.TargetLValue)
       Decls += fmt::format("auto *const __t = __builtin_addressof({}); ", text(Site.TargetLValue->getSourceRange()));
-    if (Fast && Frame.SpawnIsTail[Index]) return declaredTarget(Site, tailSpawnText(Site, Decls, Args));
+    if (Fast && !exposesContinuation(Index)) return declaredTarget(Site, plainTailCallText(Site, Decls, Args));
 
     std::string Out = "{ " + Decls;
     if (Fast && !Frame.EagerFrame) {
@@ -445,7 +445,20 @@ class CloneBuilder {
         Out += saveText(V);
     // Children are numbered in serial order before a thief can see the frame.
     if (Frame.MayThrow) Out += "[[maybe_unused]] const unsigned __child = ++__frame->__cilkpp_spawns; ";
-    Out += fmt::format("__frame->entry = {}; __w->push(__frame); ", Entry);
+    // The fast clone leaves its frame latent for a callee that answers
+    // thieves' requests at its own spawns; any other callee may run long
+    // without one, so the frame and its latent ancestors go on the deque
+    // first (exposure.h). A spawn right before a sync does not answer
+    // requests itself: its continuation could only wait; the callee's
+    // spawns answer them.
+    const bool Lazy = Fast && callsFastClone(Site);
+    Out += fmt::format("__frame->entry = {}; ", Entry);
+    if (!Fast)
+      Out += "__w->push(__frame); ";
+    else if (!Lazy)
+      Out += "::cilkpp::rt::expose_chain(__w, __frame); ";
+    else if (!Frame.SpawnIsTail[Index])
+      Out += "::cilkpp::rt::poll_exposure(__w, __frame); ";
 
     const bool HasResult = Site.Target || Site.TargetLValue;
     const std::string Slot = Site.Target         ? fmt::format("&{}", fieldOf(Site.Target))
@@ -463,7 +476,9 @@ class CloneBuilder {
       Out += HasResult ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
     }
 
-    Out += "if (__builtin_expect(!__w->pop(), 0)) { ";
+    Out += !Fast ? "if (__builtin_expect(!__w->pop(), 0)) { "
+          : Lazy ? "if (!::cilkpp::rt::still_ours(__w, __frame)) { "
+                 : "if (__builtin_expect(!::cilkpp::rt::reclaim(__w, __frame), 0)) { ";
     const std::string Result = HasResult ? movedIfClass(Site.Call->getCallReturnType(Ctx), "__r") : "";
     Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, {}); ", Slot, Result)
                      : "::cilkpp::rt::parent_stolen(__w, __frame); ";
@@ -483,8 +498,8 @@ class CloneBuilder {
   // the exception goes to the thief's frame, else on through this clone.
   std::string catchingCall(const SpawnSite &Site, const std::string &Call) {
     const std::string Handler = fmt::format(
-        "catch (...) {{ if (::cilkpp::rt::spawn_threw(__w, __frame, __child)) throw; return{}; }} ",
-        Kind == CloneKind::Fast && !isVoid() ? " {}" : "");
+        "catch (...) {{ if (::cilkpp::rt::{}spawn_threw(__w, __frame, __child)) throw; return{}; }} ",
+        Kind == CloneKind::Fast ? "fast_" : "", Kind == CloneKind::Fast && !isVoid() ? " {}" : "");
     if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
     const std::string R = typeQualified(Ctx, Site.Call->getCallReturnType(Ctx).getUnqualifiedType());
     return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {0}({1}); __result.ready(); }} "
@@ -514,26 +529,24 @@ class CloneBuilder {
     return Site.InCompound ? Block : "{ " + Block + " }";
   }
 
-  // A spawn right before a sync, on the fast path: a call. A cilk callee's
-  // frames may still be stolen; it then escapes to this call, which waits
-  // for it (CallWaiter in abi.h).
-  std::string tailSpawnText(const SpawnSite &Site, const std::string &Decls, const std::string &Args) {
+  // A spawn of a plain function right before a sync, on the fast path: a
+  // call. Its continuation could only wait, and the callee has no frames
+  // that thieves could take meanwhile.
+  std::string plainTailCallText(const SpawnSite &Site, const std::string &Decls, const std::string &Args) {
     std::string Target;
     if (Site.Target) Target = (accessesFrame(Site.Target) ? fieldOf(Site.Target) : Site.Target->getName().str()) + " = ";
     if (Site.TargetLValue) Target = "*__t = ";
-    if (!callsFastClone(Site))
-      return fmt::format("{{ {}{}{}({}); }}", Decls, Target, calleeText(Site), Args);
-    const bool HasResult = Site.Target || Site.TargetLValue;
-    const std::string Result = HasResult ? typeQualified(Ctx, Site.Callee->getReturnType()) : "void";
-    std::string Call = fmt::format("{}(__w, &__call, __call.slot(), 0{}{})", qualifiedFastName(Site.Callee),
-                                   Args.empty() ? "" : ", ", Args);
-    if (!HasResult)
-      return fmt::format("{{ {}::cilkpp::rt::CallWaiter<void> __call; {}; "
-                         "if (__builtin_expect(__w->escaping, 0)) __call.wait(__w); }}",
-                         Decls, Call);
-    return fmt::format("{{ {}::cilkpp::rt::CallWaiter<{}> __call; auto __r = {}; "
-                       "if (__builtin_expect(__w->escaping, 0)) __r = __call.wait_for_result(__w); {}{}; }}",
-                       Decls, Result, Call, Target, movedIfClass(Site.Callee->getReturnType(), "__r"));
+    return fmt::format("{{ {}{}{}({}); }}", Decls, Target, calleeText(Site), Args);
+  }
+
+  // Whether the fast clone's spawn needs the frame: all but plainTailCallText.
+  bool exposesContinuation(unsigned Index) const {
+    return !Frame.SpawnIsTail[Index] || callsFastClone(Proc.Spawns[Index]);
+  }
+  bool hasExposingSpawn() const {
+    for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
+      if (exposesContinuation(I)) return true;
+    return false;
   }
 
   unsigned pointIndex(PointKind K, unsigned Site) const {
@@ -742,7 +755,7 @@ class CloneBuilder {
       return Out + " default: __builtin_unreachable(); }";
     }
     if (!Frame.EagerFrame)
-      return !Frame.hasExposingSpawn()
+      return !hasExposingSpawn()
                  ? ""
                  : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;", Names.Frame);
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",

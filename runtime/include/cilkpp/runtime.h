@@ -2,4 +2,5 @@
 #pragma once
 
 #include "cilkpp/rt/abi.h"
+#include "cilkpp/rt/exposure.h"
 #include "cilkpp/rt/parallel_for.h"

@@ -38,7 +38,8 @@ inline void init_field(T &field, const typename nondeduced<T>::type &value) noex
     std::memcpy(static_cast<void *>(&field), static_cast<const void *>(&value), sizeof(T));
 }
 
-// Allocates and initialises a frame of generated type F from w's pool.
+// Allocates and initialises a fast clone's frame of generated type F from w's
+// pool (a frame whose state must not move when it is stolen).
 template <class F>
 inline F *new_frame(Worker *w, Frame *parent, void *result_slot, const FrameInfo *info) noexcept {
   static_assert(std::is_base_of_v<Frame, F>);
@@ -49,11 +50,13 @@ inline F *new_frame(Worker *w, Frame *parent, void *result_slot, const FrameInfo
   f->result_slot = result_slot;
   f->join.store(1, std::memory_order_relaxed);
   f->pending = nullptr;
+  f->visibility = Visibility::latent;
   return f;
 }
 
 // Raw storage for a frame on the fast clone's C stack; constructed by
 // init_stack_frame at the procedure's first spawn, so leaves never touch it.
+// Both start latent: invisible to thieves until one asks (exposure.h).
 template <class F>
 struct StackFrame {
   alignas(F) unsigned char bytes[sizeof(F)];
@@ -65,6 +68,7 @@ inline F *init_stack_frame(StackFrame<F> &storage, Frame *parent, void *result_s
   f->info = info;
   f->parent = parent;
   f->result_slot = result_slot;
+  f->visibility = Visibility::latent;
   return f;
 }
 
@@ -137,8 +141,8 @@ inline void complete_frame(Worker *w, Frame *f, typename nondeduced<R>::type val
   complete_frame(w, f);
 }
 
-// Where a callee that completes asynchronously writes a root call's or a
-// tail spawn's result. Results are delivered by (move) assignment, so a slot
+// Where a root procedure that completes asynchronously writes its result.
+// Results are delivered by (move) assignment, so a slot
 // holds a live object: raw bytes are one for a trivially copyable type; a
 // class type is value-initialised first.
 template <class T, bool = std::is_trivially_copyable_v<T>>
@@ -159,44 +163,6 @@ class ResultStorage<T, false> {
 
  private:
   T value_{};
-};
-
-// A spawn immediately followed by sync ("tail spawn") runs as a call: its
-// continuation has nothing to do but wait, so exposing it to thieves gains
-// nothing. The callee's frames can still be stolen while the caller's is not;
-// then the callee escapes to the caller, which waits here for it, running
-// other frames meanwhile. The waiter is the callee's parent: info marks it as
-// one nobody resumes, join counts the waiting caller and the callee.
-extern const FrameInfo call_waiter_info;
-
-struct CallWaiterFrame : Frame {
-  CallWaiterFrame() noexcept {
-    info = &call_waiter_info;
-    join.store(2, std::memory_order_relaxed);
-    pending = nullptr;
-  }
-  // The callee escaped: work until it has completed, then rethrow what it
-  // threw, if anything.
-  void wait(Worker *w);
-};
-
-template <class R>
-class CallWaiter : public CallWaiterFrame {
- public:
-  R *slot() noexcept { return result_.slot(); }
-  R wait_for_result(Worker *w) {
-    wait(w);
-    return result_.take();
-  }
-
- private:
-  ResultStorage<R> result_;
-};
-
-template <>
-class CallWaiter<void> : public CallWaiterFrame {
- public:
-  void *slot() noexcept { return nullptr; }
 };
 
 // A root call: a cilk procedure called from ordinary code (main, a library,

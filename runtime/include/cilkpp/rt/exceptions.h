@@ -39,13 +39,15 @@ void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq);
 // to it (rethrown at its next sync) and the caller returns at once, as after
 // parent_stolen.
 [[gnu::cold]] bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
+// The same in a fast clone, whose frame may be latent (exposure.h).
+[[gnu::cold]] bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
 
 // Ends a frame whose procedure threw on the resume path, after its children
 // have completed: frees it and hands the exception and the count to the
 // parent. seq_in_parent: the frame's position among its parent's children.
 [[gnu::cold]] void complete_frame_exceptionally(Worker *w, Frame *f, std::uint32_t seq_in_parent) noexcept;
 
-// A root call or a tail spawn waited for a callee that completed elsewhere:
+// A root call waited for a callee that completed elsewhere:
 // rethrows what the callee threw, if anything.
 void rethrow_pending(Frame &waiter);
 

@@ -15,6 +15,20 @@ class Worker;
 struct Frame;
 struct PendingException;
 
+// Whether thieves can find a frame (see exposure.h). Only the worker that
+// runs a fast clone changes its frame's visibility; thieves never read it.
+enum class Visibility : std::int32_t {
+  // Pushed on its worker's deque at every spawn: resumed frames, roots,
+  // call waiters, cilk_for frames. A chain walk stops here.
+  eager,
+  // A fast clone's frame at a spawn, not on the deque: its continuation
+  // runs only on this worker unless a thief asks for work.
+  latent,
+  // A fast clone's frame put on the deque because a thief asked for work,
+  // or because a spawn had to expose it.
+  exposed,
+};
+
 // Continues a frame at the continuation point recorded in Frame::entry.
 using ResumeFn = void (*)(Worker *, Frame *) noexcept;
 
@@ -35,12 +49,14 @@ struct Frame {
   Frame *parent;
   // Where in the parent the result goes; nullptr when the result is discarded.
   void *result_slot;
+  // Continuation point to resume at.
+  std::int32_t entry;
+  // Next to entry: a spawn stores both at once when it sets up the frame.
+  Visibility visibility;
   // 1 while some worker runs (or will run) this frame's continuation, plus one
   // per child that completes asynchronously. A sync that sees more than 1
   // suspends; whoever brings the count to 0 makes the frame ready again.
   std::atomic<std::int32_t> join;
-  // Continuation point to resume at.
-  std::int32_t entry;
   // Intrusive link for the owning worker's ready list.
   Frame *next_ready;
   // For a stack frame that was stolen: its heap copy. Written by the thief
@@ -48,10 +64,19 @@ struct Frame {
   // and by thieves of the frame's children (stolen later, same lock).
   Frame *promoted;
   // The exception a child (or the continuation itself) threw, to be rethrown
-  // at the next sync; see exceptions.h. Valid on heap frames, roots and
-  // call waiters: a stack frame receives nothing until it is promoted.
+  // at the next sync; see exceptions.h. Valid on heap frames and roots: a
+  // stack frame receives nothing until it is promoted.
   PendingException *pending;
 };
+
+// promote copies a frame's state from sizeof(Frame) on, so the header must
+// not end in padding that a generated frame's first field could occupy.
+namespace frame_layout_check {
+struct FirstFieldAfterHeader : Frame {
+  char first;
+};
+static_assert(sizeof(FirstFieldAfterHeader) > sizeof(Frame), "a frame field would share the header's tail padding");
+}  // namespace frame_layout_check
 
 // Where a stack frame's state now lives: itself, or its heap copy.
 inline Frame *current_location(Frame *f) noexcept { return f->info->promote_to ? f->promoted : f; }

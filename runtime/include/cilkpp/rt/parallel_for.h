@@ -72,6 +72,8 @@ void fast(Worker *w, Frame *parent, Body *body, std::uint64_t lo, std::uint64_t 
     const std::uint64_t mid = lo + (hi - lo) / 2;
     if (!frame) {
       frame = init_stack_frame(storage, parent, nullptr, &stack_info<Body>);
+      // Chunks may run plain code for long: the loop exposes every split.
+      frame->visibility = Visibility::eager;
       frame->body = body;
       frame->grain = grain;
     }

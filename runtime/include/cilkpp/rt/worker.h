@@ -16,6 +16,7 @@ namespace cilkpp::rt {
 class Runtime;
 
 struct WorkerStats {
+  std::uint64_t exposures = 0;  // latent frames put on the deque for thieves
   std::uint64_t steals = 0;
   std::uint64_t failed_steals = 0;
   std::uint64_t ns_working = 0;
@@ -41,6 +42,16 @@ class alignas(64) Worker {
   // True while this worker unwinds the C stack of frames whose continuations
   // were stolen. Set by the first failed pop, cleared by the scheduler loop.
   bool escaping = false;
+
+  // Set by a thief that found this worker's deque empty; the owner answers
+  // at its next spawn by exposing its oldest latent frame (exposure.h).
+  bool exposure_requested() const noexcept { return exposure_request_.load(std::memory_order_relaxed); }
+  void clear_exposure_request() noexcept { exposure_request_.store(false, std::memory_order_relaxed); }
+  // Thief side. Reads first, so that thieves spinning on a busy victim do
+  // not keep taking the flag's cache line away from it.
+  void request_exposure() noexcept {
+    if (!exposure_request_.load(std::memory_order_relaxed)) exposure_request_.store(true, std::memory_order_relaxed);
+  }
 
   // --- runtime internals ---
   unsigned index() const noexcept { return index_; }
@@ -81,6 +92,9 @@ class alignas(64) Worker {
   std::uint64_t rng_state_;
 
   static thread_local Worker *tls_current_;
+
+  // Its own line: thieves write it, the owner only reads it on its fast path.
+  alignas(64) std::atomic<bool> exposure_request_{false};
 };
 
 }  // namespace cilkpp::rt

@@ -1,0 +1,34 @@
+// Exposing latent frames on the owner's side; see exposure.h.
+#include "cilkpp/rt/exposure.h"
+
+namespace cilkpp::rt {
+namespace {
+
+void expose(Worker *w, Frame *f) noexcept {
+  f->visibility = Visibility::exposed;
+  w->push(f);
+  ++w->stats().exposures;
+}
+
+}  // namespace
+
+void expose_oldest(Worker *w, Frame *f) noexcept {
+  w->clear_exposure_request();
+  Frame *oldest = nullptr;
+  for (; f->visibility == Visibility::latent; f = f->parent) oldest = f;
+  if (oldest) expose(w, oldest);
+}
+
+void expose_chain(Worker *w, Frame *f) noexcept {
+  // The links point from child to parent and the pushes must go the other
+  // way: link the latent frames downward through next_ready, which only
+  // ready (heap) frames use, then push from the oldest.
+  Frame *below = nullptr;
+  for (; f->visibility == Visibility::latent; f = f->parent) {
+    f->next_ready = below;
+    below = f;
+  }
+  for (Frame *g = below; g; g = g->next_ready) expose(w, g);
+}
+
+}  // namespace cilkpp::rt
