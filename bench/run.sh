@@ -4,6 +4,10 @@
 #   TS  serial elision      cilkpp --serial -O2
 #   T1  parallel, 1 worker  cilkpp -O2, CILKPP_NWORKERS=1
 #   T2  parallel, 2 workers cilkpp -O2, CILKPP_NWORKERS=2
+# and, to show what two CPUs of this machine give at all, two copies of the
+# serial elision at once (TS||): the column 2CPU = 2 TS / TS|| is the best
+# T1/T2 the machine allows (2 on two idle, unshared cores; less when the
+# CPUs are hyperthreads of one core or shared with other tenants).
 # Each time is the best wall-clock time of N runs; the three configurations
 # alternate run by run. T1/TS is the overhead of
 # the parallel code on one worker; T1/T2 the speedup on two.
@@ -75,37 +79,43 @@ echo "# commit:   $commit"
 echo "# times:    best of $runs runs, wall clock, seconds"
 (($(nproc) >= 2)) || echo "# warning:  fewer than 2 CPUs, T2 cannot show a speedup"
 
+timeit=$out/timeit
+"${CXX:-c++}" -O2 bench/timeit.cpp -o "$timeit" || fail "cannot build bench/timeit.cpp"
+
 # Build each program as serial elision and as parallel code.
 for prog in "${programs[@]}"; do
   "$cilkpp" --serial -O2 "examples/$prog.cilkpp" -o "$out/$prog-serial" || fail "cannot build $prog (serial)"
   "$cilkpp" -O2 "examples/$prog.cilkpp" -o "$out/$prog-parallel" || fail "cannot build $prog (parallel)"
 done
 
-# time_once WORKERS PROGRAM ARG: one run's wall-clock time in microseconds.
-# The run must print $expected. An empty WORKERS leaves CILKPP_NWORKERS unset.
+# time_once WORKERS PROGRAM ARG: one run's wall-clock time in microseconds,
+# measured by bench/timeit (bash's own fork would be timed too otherwise).
+# The run must print $expected. An empty WORKERS leaves CILKPP_NWORKERS unset;
+# WORKERS "both" runs two copies at once.
 time_once() {
-  local workers=$1 start end output status
+  local workers=$1 us output status
   shift
-  start=$EPOCHREALTIME
-  if [[ -n $workers ]]; then
-    output=$(CILKPP_NWORKERS=$workers "$@") && status=0 || status=$?
+  if [[ $workers == both ]]; then
+    us=$("$timeit" -j 2 "$out/output" "$@") && status=0 || status=$?
+  elif [[ -n $workers ]]; then
+    us=$(CILKPP_NWORKERS=$workers "$timeit" "$out/output" "$@") && status=0 || status=$?
   else
-    output=$("$@") && status=0 || status=$?
+    us=$("$timeit" "$out/output" "$@") && status=0 || status=$?
   fi
-  end=$EPOCHREALTIME
   ((status == 0)) || fail "'$*' (workers: ${workers:-n/a}) exited with status $status"
+  output=$(<"$out/output")
   [[ $output == "$expected" ]] ||
     fail "'$*' (workers: ${workers:-n/a}) printed '$output', the serial elision printed '$expected'"
-  echo $(( ${end/./} - ${start/./} ))
+  echo "$us"
 }
 
 seconds() { printf '%d.%06d' $(($1 / 1000000)) $(($1 % 1000000)); }
 
-printf '\n%-18s %-34s %9s %9s %9s %7s %7s\n' benchmark result TS T1 T2 T1/TS T1/T2
+printf '\n%-18s %-34s %9s %9s %9s %7s %7s %7s\n' benchmark result TS T1 T2 T1/TS T1/T2 2CPU
 # The three configurations take turns, so a burst of load from elsewhere on
 # the machine hits one round of all three rather than one configuration.
 row() {
-  local prog=$1 arg=$2 ts="" t1="" t2="" us summary
+  local prog=$1 arg=$2 ts="" t1="" t2="" ts2="" us summary
   # The serial elision's output is the reference; this first run also warms up.
   expected=$("$out/$prog-serial" "$arg") || fail "'$out/$prog-serial $arg' failed"
   for ((i = 0; i < runs; i++)); do
@@ -115,14 +125,16 @@ row() {
     if [[ -z $t1 ]] || ((us < t1)); then t1=$us; fi
     us=$(time_once 2 "$out/$prog-parallel" "$arg") || exit 1
     if [[ -z $t2 ]] || ((us < t2)); then t2=$us; fi
+    us=$(time_once both "$out/$prog-serial" "$arg") || exit 1
+    if [[ -z $ts2 ]] || ((us < ts2)); then ts2=$us; fi
   done
   # The last line of the output, shortened to fit its column.
   summary=${expected##*$'\n'}
   ((${#summary} <= 34)) || summary="${summary:0:31}..."
   awk -v name="$prog($arg)" -v res="$summary" -v ts="$(seconds "$ts")" -v t1="$(seconds "$t1")" \
-      -v t2="$(seconds "$t2")" 'BEGIN {
-    printf "%-18s %-34s %9.3f %9.3f %9.3f %7.2f %7.2f\n", name, res, ts, t1, t2,
-           (ts > 0 ? t1 / ts : 0), (t2 > 0 ? t1 / t2 : 0) }'
+      -v t2="$(seconds "$t2")" -v ts2="$(seconds "$ts2")" 'BEGIN {
+    printf "%-18s %-34s %9.3f %9.3f %9.3f %7.2f %7.2f %7.2f\n", name, res, ts, t1, t2,
+           (ts > 0 ? t1 / ts : 0), (t2 > 0 ? t1 / t2 : 0), (ts2 > 0 ? 2 * ts / ts2 : 0) }'
 }
 for prog in "${programs[@]}"; do
   for n in ${args[$prog]}; do row "$prog" "$n"; done

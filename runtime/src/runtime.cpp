@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <sched.h>
+
 namespace cilkpp::rt {
 namespace {
 
@@ -13,6 +15,13 @@ Runtime *the_runtime = nullptr;
 void shutdown_at_exit() { the_runtime->shutdown(); }
 
 }  // namespace
+
+unsigned usable_cpus() noexcept {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  const unsigned n = std::thread::hardware_concurrency();
+  return n ? n : 1;
+}
 
 Runtime &Runtime::instance() {
   // Thread-safe one-time construction; the object is never destroyed, so
@@ -34,6 +43,7 @@ Runtime::Runtime(const Config &config) : config_(config) {
 
 void Runtime::start(unsigned nworkers) {
   nworkers_ = nworkers;
+  cpus_ = usable_cpus();
   slots_.clear();
   for (unsigned i = 0; i < nworkers; ++i) slots_.push_back(std::make_unique<Slot>(*this, i));
   stopped_.store(false, std::memory_order_relaxed);
@@ -105,7 +115,7 @@ void Runtime::shutdown() noexcept {
     threads_.clear();
   }
   if (config_.stats) {
-    const std::string report = format_stats(collect());
+    const std::string report = format_stats(collect(), cpus_);
     std::fputs(report.c_str(), stderr);
   }
 }

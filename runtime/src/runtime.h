@@ -20,6 +20,9 @@
 
 namespace cilkpp::rt {
 
+// The CPUs this process may run on (taskset and cgroup cpusets shrink it).
+unsigned usable_cpus() noexcept;
+
 class Runtime {
  public:
   static Runtime &instance();
@@ -29,6 +32,8 @@ class Runtime {
 
   const Config &config() const noexcept { return config_; }
   unsigned num_workers() const noexcept { return nworkers_; }
+  // More workers than CPUs this process may run on.
+  bool oversubscribed() const noexcept { return nworkers_ > cpus_; }
   Worker &worker(unsigned i) noexcept { return slots_[i]->worker; }
   ActivityClock &clock(unsigned i) noexcept { return slots_[i]->clock; }
 
@@ -72,6 +77,7 @@ class Runtime {
 
   Config config_;
   unsigned nworkers_ = 0;
+  unsigned cpus_ = 1;  // usable_cpus() at start
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<std::thread> threads_;
 

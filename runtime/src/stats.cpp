@@ -40,9 +40,10 @@ void ActivityClock::enter(Activity next, WorkerStats &stats) noexcept {
   since_ns_ = now;
 }
 
-std::string format_stats(const std::vector<WorkerStats> &workers) {
-  std::string out = "cilkpp stats: " + std::to_string(workers.size()) +
-                    (workers.size() == 1 ? " worker\n" : " workers\n");
+std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus) {
+  std::string out = "cilkpp stats: " + std::to_string(workers.size()) + (workers.size() == 1 ? " worker" : " workers") +
+                    " on " + std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") +
+                    (workers.size() > cpus ? " (oversubscribed: idle workers yield the CPU early)\n" : "\n");
   out += "worker  exposed   steals   failed  work_ms  steal_ms  idle_ms\n";
   WorkerStats total;
   for (std::size_t i = 0; i < workers.size(); ++i) {

@@ -31,7 +31,8 @@ class ActivityClock {
   std::uint64_t since_ns_ = 0;
 };
 
-// The table CILKPP_STATS=1 prints, one line per worker and a total.
-std::string format_stats(const std::vector<WorkerStats> &workers);
+// The table CILKPP_STATS=1 prints, one line per worker and a total; cpus is
+// how many CPUs the process may run on.
+std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus);
 
 }  // namespace cilkpp::rt

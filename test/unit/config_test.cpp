@@ -92,6 +92,13 @@ TEST(ConfigDeathTest, BadValueExitsWithStatus2) {
       ::testing::ExitedWithCode(2), "cilkpp: error: CILKPP_NWORKERS='abc' is not an integer between 1 and 1024");
 }
 
+TEST(Stats, HeaderSaysWhenThereAreMoreWorkersThanCpus) {
+  EXPECT_EQ(format_stats({WorkerStats{}}, 1).substr(0, 31), "cilkpp stats: 1 worker on 1 CPU");
+  const std::string report = format_stats({WorkerStats{}, WorkerStats{}, WorkerStats{}}, 2);
+  EXPECT_EQ(report.substr(0, report.find('\n')),
+            "cilkpp stats: 3 workers on 2 CPUs (oversubscribed: idle workers yield the CPU early)");
+}
+
 TEST(Stats, ReportHasOneRowPerWorkerAndATotal) {
   WorkerStats a, b;
   a.exposures = 7;
@@ -100,9 +107,9 @@ TEST(Stats, ReportHasOneRowPerWorkerAndATotal) {
   a.ns_working = 2'500'000;
   b.steals = 3;
   b.ns_idle = 1'000'000;
-  const std::string report = format_stats({a, b});
+  const std::string report = format_stats({a, b}, 2);
   EXPECT_EQ(report,
-            "cilkpp stats: 2 workers\n"
+            "cilkpp stats: 2 workers on 2 CPUs\n"
             "worker  exposed   steals   failed  work_ms  steal_ms  idle_ms\n"
             "     0        7        1        5      2.5       0.0      0.0\n"
             "     1        0        3        0      0.0       0.0      1.0\n"
