@@ -1,6 +1,7 @@
 #include "CodeGen/BodyOutlining.h"
 
 #include "CodeGen/Naming.h"
+#include "CodeGen/OutlinedTemplates.h"
 #include "CodeGen/SourceText.h"
 #include "Sema/ParallelLoops.h"
 #include "Support/Nameable.h"
@@ -86,6 +87,8 @@ class OuterUses : public RecursiveASTVisitor<OuterUses> {
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const ValueDecl *D = E->getDecl();
     if (declaredInside(D) || !D->getParentFunctionOrMethod()) return true;
+    // The host template's parameter: the outlined template has it too.
+    if (isa<NonTypeTemplateParmDecl>(D)) return true;
     if (const auto *V = dyn_cast<VarDecl>(D); V && !V->hasLocalStorage() && !V->isStaticLocal()) return true;
     if (!isa<VarDecl, BindingDecl>(D)) {
       Blocked = true;  // a local enumerator or function declaration
@@ -177,6 +180,8 @@ class Outliner {
   bool outline(const Region &R, const std::vector<Region> &Regions, bool AsClosure) {
     const FunctionDecl *Host = hostFunction(R, Regions);
     if (!Host || !hostAllowsOutlining(Host, R)) return false;
+    const std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda);
+    if (!Template || (AsClosure && !Template->empty())) return false;
     OuterUses Uses(SM, R);
     Uses.TraverseStmt(const_cast<Stmt *>(R.Lambda ? R.Lambda->getBody() : R.Loop->Loop->getBody()));
     if (Uses.Blocked) return false;
@@ -188,8 +193,13 @@ class Outliner {
       if (!lambdaParameters(*R.Lambda, Uses, Params, CapturesThis)) return false;
       const CXXMethodDecl *Op = R.Lambda->getCallOperator();
       QualType Result = Op->getReturnType();
-      if (Result->isUndeducedType() || !isNameableOutsideFunction(Result)) return false;
-      ReturnType = typeQualified(Ctx, Result);
+      if (Result->isUndeducedType() || (Result->isDependentType() && Result->getContainedDeducedType())) {
+        // In a template or a generic lambda, deduced per instantiation.
+        if (!returnsNoValue(*R.Lambda)) return false;
+      } else {
+        if (!isNameableOutsideFunction(Result)) return false;
+        ReturnType = typeQualified(Ctx, Result);
+      }
       if (Op->getType()->castAs<FunctionProtoType>()->isNothrow()) Qualifiers = " noexcept";
     } else {
       if (!loopParameters(*R.Loop, Uses, Params)) return false;
@@ -230,7 +240,7 @@ class Outliner {
         if (!P.Member.empty()) Initializers.push_back(P.Initializer);
       Call = fmt::format("{}{{{}}}{}", ClosureName, fmt::join(Initializers, ", "), Lines);
     } else {
-      Call = fmt::format("{{ {}{}({}); }}{}", R.Lambda ? "return " : "", Name, Args, Lines);
+      Call = fmt::format("{{ {}{}{}({}); }}{}", R.Lambda ? "return " : "", Name, Template->Arguments, Args, Lines);
     }
 
     const SourceLocation HostBegin = beginOf(Host);
@@ -238,29 +248,34 @@ class Outliner {
     std::string Definition = "\n" + lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName);
     const bool InClass = Method && !Host->isOutOfLine();
     if (InClass) {
-      Definition += fmt::format("private: {}{} {}\n", Instance ? "" : "static ", Signature, *BodyText);
+      Definition += fmt::format("private: {}{}{} {}\n", Template->Head, Instance ? "" : "static ", Signature, *BodyText);
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, ThisMember) + "\n";
       Definition += fmt::format("{}:\n", accessName(Host->getAccess()));
     } else if (Method) {
       // Declared in the class, defined where the host is, qualified as the
       // host's own definition is.
       Main.InsertTextBefore(SM.getExpansionLoc(Method->getParent()->getBraceRange().getEnd()),
-                            fmt::format(" private: {}{}; {}", Instance ? "" : "static ", Signature,
+                            fmt::format(" private: {}{}{}; {}", Template->Head, Instance ? "" : "static ", Signature,
                                         AsClosure ? "struct " + ClosureName + "; " : ""));
       const std::string Qualifier = Lexer::getSourceText(
           CharSourceRange::getTokenRange(Host->getQualifierLoc().getSourceRange()), SM, Ctx.getLangOpts()).str();
-      Definition += fmt::format("{} {}{}({}){} {}\n", ReturnType, Qualifier, Name, ParamList, Qualifiers, *BodyText);
+      Definition += fmt::format("{}{} {}{}({}){} {}\n", Template->Head, ReturnType, Qualifier, Name, ParamList,
+                                Qualifiers, *BodyText);
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, Qualifier, Name, Params, ThisMember) + "\n";
     } else {
       // The moved body may call the host (a recursive cilk_for body); the
       // prototype goes before the #line that places the body.
-      if (!Host->getPreviousDecl() && !Host->getDeclaredReturnType()->getContainedDeducedType())
-        Definition = fmt::format("\n{}{}{} {}({}){};{}", storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
+      const FunctionTemplateDecl *HostTemplate = Host->getDescribedFunctionTemplate();
+      const bool Redeclared = HostTemplate ? HostTemplate->getPreviousDecl() != nullptr : Host->getPreviousDecl() != nullptr;
+      if (!Redeclared &&
+          !Host->getDeclaredReturnType()->getContainedDeducedType())
+        Definition = fmt::format("\n{}{}{}{} {}({}){};{}", HostTemplate ? hostTemplateHead(HostTemplate) : "",
+                                 storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
                                  typeQualified(Ctx, Host->getReturnType()), Host->getName(),
                                  parameterList(Ctx, Host, /*WithDefaults=*/false),
                                  Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "",
                                  Definition);
-      Definition += fmt::format("static {} {}\n", Signature, *BodyText);
+      Definition += fmt::format("{}static {} {}\n", Template->Head, Signature, *BodyText);
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, "") + "\n";
     }
     Definition += lineDirective(SM.getPresumedLineNumber(HostBegin), FileName) +
@@ -271,6 +286,12 @@ class Outliner {
   }
 
  private:
+  // "template <class T> " as the host template declares its parameters.
+  std::string hostTemplateHead(const FunctionTemplateDecl *Template) const {
+    const CharSourceRange Range = fileRange(SM, Template->getTemplateParameters()->getSourceRange());
+    return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str() + " ";
+  }
+
   // The function whose body holds the region, looking through lambdas.
   const FunctionDecl *hostFunction(const Region &R, const std::vector<Region> &Regions) const {
     const DeclContext *DC = nullptr;
@@ -290,7 +311,7 @@ class Outliner {
   }
 
   bool hostAllowsOutlining(const FunctionDecl *Host, const Region &R) const {
-    if (Host->isTemplated() || Host->getTemplateSpecializationKind() != TSK_Undeclared) return false;
+    if (Host->getTemplateSpecializationKind() != TSK_Undeclared) return false;
     if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Host->getBeginLoc()))) return false;
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Host)) {
       const CXXRecordDecl *Class = Method->getParent();
@@ -313,21 +334,12 @@ class Outliner {
   // Captures first (by reference), then the lambda's own parameters.
   bool lambdaParameters(const LambdaExpr &L, const OuterUses &Uses, std::vector<Parameter> &Params,
                         bool &CapturesThis) const {
-    if (L.isGenericLambda()) return false;
     const CXXMethodDecl *Op = L.getCallOperator();
     llvm::DenseSet<const ValueDecl *> Captured;
-    for (const LambdaCapture &C : L.captures()) {
-      if (C.capturesThis()) {
-        if (C.getCaptureKind() == LCK_StarThis) return false;  // the copy of *this has no name to pass
-        CapturesThis = true;
-        continue;
-      }
-      if (!C.capturesVariable()) return false;
-      const ValueDecl *D = C.getCapturedVar();
+    auto AddCapture = [&](const ValueDecl *D, bool ByCopy) {
       Captured.insert(D);
       const QualType Stored = D->getType().getNonReferenceType();
       QualType T = Stored;
-      const bool ByCopy = C.getCaptureKind() == LCK_ByCopy;
       if (ByCopy && Op->isConst()) T.addConst();
       if (!isNameableOutsideFunction(T)) return false;
       Parameter P{declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
@@ -340,13 +352,37 @@ class Outliner {
       P.Initializer = ByCopy ? Source : fmt::format("__builtin_addressof({})", Source);
       P.Forwarded = fmt::format("{}{}", ByCopy ? "" : "*", D->getName());
       Params.push_back(std::move(P));
+      return true;
+    };
+    for (const LambdaCapture &C : L.captures()) {
+      if (C.capturesThis()) {
+        if (C.getCaptureKind() == LCK_StarThis) return false;  // the copy of *this has no name to pass
+        CapturesThis = true;
+        continue;
+      }
+      if (!C.capturesVariable() || !AddCapture(C.getCapturedVar(), C.getCaptureKind() == LCK_ByCopy)) return false;
     }
-    // Everything else the body names from around it must be a capture.
-    for (const auto &[D, Type] : Uses.Vars)
-      if (!Captured.contains(D) && !llvm::is_contained(Op->parameters(), D)) return false;
+    // Everything else the body names from around it is captured by the
+    // default: in a template Clang leaves implicit captures of variables
+    // whose use is type-dependent to each instantiation.
+    for (const auto &[D, Type] : Uses.Vars) {
+      if (Captured.contains(D) || llvm::is_contained(Op->parameters(), D)) continue;
+      if (L.getCaptureDefault() == LCD_None || !L.getCallOperator()->isDependentContext() ||
+          !AddCapture(D, L.getCaptureDefault() == LCD_ByCopy))
+        return false;
+    }
     for (const ParmVarDecl *P : Op->parameters()) {
       if (P->getName().empty()) continue;  // unused by the body
       QualType T = P->getType();
+      if (T->isDependentType()) {
+        std::optional<std::string> Declaration =
+            L.isGenericLambda() ? genericParameterDeclaration(Ctx, P) : declareQualified(Ctx, T, P->getName());
+        if (!Declaration) return false;
+        Parameter Param{*Declaration, forwardDependent(P->getName()), P->getName().str()};
+        Param.Forwarded = Param.Argument;
+        Params.push_back(std::move(Param));
+        continue;
+      }
       if (!isNameableOutsideFunction(T)) return false;
       std::string Argument = P->getName().str();
       // The parameter is the lambda's own; it moves on, as a forwarding
@@ -445,10 +481,13 @@ class Outliner {
     return false;
   }
 
-  // Where the outlined definition goes: before the host's first token,
-  // including its attributes (the `cilk` specifier).
+  // Where the outlined definition goes: before the host's first token
+  // (`template` of a template), including its attributes (the `cilk`
+  // specifier).
   SourceLocation beginOf(const FunctionDecl *Host) const {
     SourceLocation Begin = SM.getExpansionLoc(Host->getOuterLocStart());
+    if (const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate())
+      Begin = SM.getExpansionLoc(Template->getTemplateParameters()->getTemplateLoc());
     for (const Attr *A : Host->attrs()) {
       if (A->isInherited() || A->isImplicit() || A->getRange().isInvalid()) continue;
       const SourceLocation At = SM.getExpansionLoc(A->getRange().getBegin());

@@ -1,0 +1,104 @@
+#include "CodeGen/OutlinedTemplates.h"
+
+#include "Support/SourceRanges.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Lex/Lexer.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+std::string inventedName(unsigned Index) { return fmt::format("__cilkpp_auto_{}", Index + 1); }
+
+bool hasDefaultArgument(const NamedDecl *P) {
+  if (const auto *T = dyn_cast<TemplateTypeParmDecl>(P)) return T->hasDefaultArgument();
+  if (const auto *N = dyn_cast<NonTypeTemplateParmDecl>(P)) return N->hasDefaultArgument();
+  if (const auto *C = dyn_cast<TemplateTemplateParmDecl>(P)) return C->hasDefaultArgument();
+  return true;
+}
+
+class ValueReturns : public RecursiveASTVisitor<ValueReturns> {
+ public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }  // their returns are their own
+  bool TraverseDecl(Decl *D) { return isa_and_nonnull<VarDecl>(D) ? RecursiveASTVisitor::TraverseDecl(D) : true; }
+  bool VisitReturnStmt(ReturnStmt *S) {
+    Found = Found || S->getRetValue();
+    return !Found;
+  }
+  bool Found = false;
+};
+
+}  // namespace
+
+std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const FunctionDecl *Host, const LambdaExpr *Lambda) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<std::string> Params, Arguments;
+  if (const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate()) {
+    if (isa<CXXMethodDecl>(Host) || Host->getDeclContext()->isDependentContext()) return std::nullopt;
+    const TemplateParameterList *List = Template->getTemplateParameters();
+    if (List->getRequiresClause() || List->hasParameterPack()) return std::nullopt;
+    for (const NamedDecl *P : *List) {
+      if (P->getName().empty() || hasDefaultArgument(P)) return std::nullopt;
+      const CharSourceRange Range = fileRange(SM, P->getSourceRange());
+      if (Range.isInvalid()) return std::nullopt;
+      Params.push_back(Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str());
+      Arguments.push_back(P->getName().str());
+    }
+  } else if (Host->isTemplated()) {
+    return std::nullopt;
+  }
+  if (Lambda && Lambda->isGenericLambda()) {
+    for (const NamedDecl *P : *Lambda->getTemplateParameterList()) {
+      const auto *Invented = dyn_cast<TemplateTypeParmDecl>(P);
+      if (!Invented || !Invented->isImplicit() || Invented->isParameterPack()) return std::nullopt;
+      Params.push_back("class " + inventedName(Invented->getIndex()));
+    }
+  }
+  OutlinedTemplate Result;
+  if (Params.empty()) return Result;
+  Result.Head = fmt::format("template <{}> ", fmt::join(Params, ", "));
+  if (!Arguments.empty()) Result.Arguments = fmt::format("<{}>", fmt::join(Arguments, ", "));
+  return Result;
+}
+
+std::optional<std::string> genericParameterDeclaration(ASTContext &Ctx, const ParmVarDecl *P) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const TypeSourceInfo *Info = P->getTypeSourceInfo();
+  if (!Info || P->hasDefaultArg()) return std::nullopt;
+  const CharSourceRange Range = fileRange(SM, P->getSourceRange());
+  if (Range.isInvalid()) return std::nullopt;
+  std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+  const unsigned Begin = SM.getFileOffset(Range.getBegin());
+  // Each `auto` of the declaration, last first so earlier offsets hold.
+  std::vector<std::pair<unsigned, unsigned>> Autos;  // offset in Text, template parameter index
+  for (TypeLoc TL = Info->getTypeLoc(); !TL.isNull(); TL = TL.getNextTypeLoc()) {
+    if (!TL.getAs<AutoTypeLoc>() && !TL.getAs<TemplateTypeParmTypeLoc>()) continue;
+    const auto *Parameter = TL.getType()->getAs<TemplateTypeParmType>();
+    const SourceLocation At = TL.getBeginLoc();
+    if (!Parameter || At.isMacroID() || SM.getFileOffset(At) < Begin) return std::nullopt;
+    Autos.emplace_back(SM.getFileOffset(At) - Begin, Parameter->getIndex());
+  }
+  for (auto It = Autos.rbegin(); It != Autos.rend(); ++It) {
+    if (Text.compare(It->first, 4, "auto") != 0) return std::nullopt;
+    Text.replace(It->first, 4, inventedName(It->second));
+  }
+  return Text;
+}
+
+std::string forwardDependent(llvm::StringRef Name) { return fmt::format("static_cast<decltype({0}) &&>({0})", Name); }
+
+bool returnsNoValue(const LambdaExpr &Lambda) {
+  ValueReturns Returns;
+  Returns.TraverseStmt(Lambda.getBody());
+  return !Returns.Found;
+}
+
+}  // namespace cilkpp

@@ -1,0 +1,47 @@
+// The template head of an outlined body (BodyOutlining.h): a body moved out
+// of a function template becomes a function template with the host's
+// parameters, and a generic lambda's body one with a parameter for each
+// `auto` of its parameter list.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <optional>
+#include <string>
+
+namespace cilkpp {
+
+struct OutlinedTemplate {
+  // "template <class T, class __cilkpp_auto_1> ", or empty for a plain
+  // function.
+  std::string Head;
+  // What the call left in place names explicitly: the host's parameters
+  // ("<T>"); a generic lambda's are deduced from its arguments.
+  std::string Arguments;
+  bool empty() const { return Head.empty(); }
+};
+
+// nullopt when the body cannot move as a template: a host template with a
+// parameter pack, a default argument (its prototype would repeat it) or a
+// requires-clause, a host that is a member or a local of another template,
+// a lambda with an explicit template parameter list or an `auto...` pack.
+// Lambda is null for a cilk_for body.
+std::optional<OutlinedTemplate> outlinedTemplate(clang::ASTContext &Ctx, const clang::FunctionDecl *Host,
+                                                 const clang::LambdaExpr *Lambda);
+
+// A generic lambda's parameter declared for the outlined template:
+// `const auto &k` becomes `const __cilkpp_auto_1 &k`. nullopt when the
+// declaration is not plain text of the file.
+std::optional<std::string> genericParameterDeclaration(clang::ASTContext &Ctx, const clang::ParmVarDecl *P);
+
+// A parameter whose type depends on a template parameter passes on with
+// its value category: `static_cast<decltype(k) &&>(k)`.
+std::string forwardDependent(llvm::StringRef Name);
+
+// True when no return statement of the lambda's own body returns a value, so
+// its deduced return type is void even before an instantiation deduces it.
+bool returnsNoValue(const clang::LambdaExpr &Lambda);
+
+}  // namespace cilkpp
