@@ -246,9 +246,13 @@ class Outliner {
     const SourceLocation HostBegin = beginOf(Host);
     const SourceLocation BodyBegin = bodyRange(R).getBegin();
     std::string Definition = "\n" + lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName);
+    // The body on a line of its own at its original line and column, so a
+    // diagnostic in it points where the user wrote it and quotes it.
+    const std::string PlacedBody = "\n" + lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName) +
+                                   std::string(SM.getSpellingColumnNumber(BodyBegin) - 1, ' ') + *BodyText;
     const bool InClass = Method && !Host->isOutOfLine();
     if (InClass) {
-      Definition += fmt::format("private: {}{}{} {}\n", Template->Head, Instance ? "" : "static ", Signature, *BodyText);
+      Definition += fmt::format("private: {}{}{}{}\n", Template->Head, Instance ? "" : "static ", Signature, PlacedBody);
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, ThisMember) + "\n";
       Definition += fmt::format("{}:\n", accessName(Host->getAccess()));
     } else if (Method) {
@@ -259,8 +263,8 @@ class Outliner {
                                         AsClosure ? "struct " + ClosureName + "; " : ""));
       const std::string Qualifier = Lexer::getSourceText(
           CharSourceRange::getTokenRange(Host->getQualifierLoc().getSourceRange()), SM, Ctx.getLangOpts()).str();
-      Definition += fmt::format("{}{} {}{}({}){} {}\n", Template->Head, ReturnType, Qualifier, Name, ParamList,
-                                Qualifiers, *BodyText);
+      Definition += fmt::format("{}{} {}{}({}){}{}\n", Template->Head, ReturnType, Qualifier, Name, ParamList,
+                                Qualifiers, PlacedBody);
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, Qualifier, Name, Params, ThisMember) + "\n";
     } else {
       // The moved body may call the host (a recursive cilk_for body); the
@@ -275,7 +279,7 @@ class Outliner {
                                  parameterList(Ctx, Host, /*WithDefaults=*/false),
                                  Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "",
                                  Definition);
-      Definition += fmt::format("{}static {} {}\n", Template->Head, Signature, *BodyText);
+      Definition += fmt::format("{}static {}{}\n", Template->Head, Signature, PlacedBody);
       if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, "") + "\n";
     }
     Definition += lineDirective(SM.getPresumedLineNumber(HostBegin), FileName) +
