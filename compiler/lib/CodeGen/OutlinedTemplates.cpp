@@ -53,9 +53,17 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
       Arguments.push_back(P->getName().str());
     }
   } else if (Host->isTemplated()) {
-    return std::nullopt;
+    // A member function of a class template, defined in the class: the body
+    // becomes another member, in the scope of the class's parameters.
+    const auto *Method = dyn_cast<CXXMethodDecl>(Host);
+    if (!Method || Method->isOutOfLine() || !Method->getParent()->getDescribedClassTemplate() ||
+        Method->getParent()->getDeclContext()->isDependentContext())
+      return std::nullopt;
   }
   if (Lambda && Lambda->isGenericLambda()) {
+    // In a member function the body would become a member function
+    // template, which cannot be a cilk procedure yet.
+    if (isa<CXXMethodDecl>(Host)) return std::nullopt;
     for (const NamedDecl *P : *Lambda->getTemplateParameterList()) {
       const auto *Invented = dyn_cast<TemplateTypeParmDecl>(P);
       if (!Invented || !Invented->isImplicit() || Invented->isParameterPack()) return std::nullopt;
