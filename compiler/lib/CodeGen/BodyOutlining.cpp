@@ -24,16 +24,27 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
-// A body a keyword may belong to: a function's, a lambda's or a cilk_for's.
+// A body a keyword may belong to: a function's, a lambda's, a cilk_for's or
+// a catch handler's.
 struct Region {
   const FunctionDecl *Function = nullptr;
   const LambdaExpr *Lambda = nullptr;
   const ParallelLoop *Loop = nullptr;
   SourceRange Range;
   unsigned Begin = 0, End = 0;  // file offsets in the main file
+  const CXXCatchStmt *Handler = nullptr;
 
   bool contains(unsigned Offset) const { return Begin <= Offset && Offset <= End; }
   bool contains(const Region &O) const { return Begin <= O.Begin && O.End <= End && this != &O; }
+  // Whether a body inside it can be hosted by it (loops and handlers are
+  // bodies within their function).
+  bool isFunctionLike() const { return Function || Lambda; }
+  const Stmt *body() const {
+    if (Lambda) return Lambda->getBody();
+    if (Loop) return Loop->Loop->getBody();
+    if (Handler) return Handler->getHandlerBlock();
+    return Function->getBody();
+  }
 };
 
 class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
@@ -46,6 +57,13 @@ class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
   }
   bool VisitLambdaExpr(LambdaExpr *L) {
     add({nullptr, L, nullptr, L->getBody()->getSourceRange()});
+    return true;
+  }
+  bool VisitCXXCatchStmt(CXXCatchStmt *C) {
+    Region R;
+    R.Handler = C;
+    R.Range = C->getHandlerBlock()->getSourceRange();
+    add(R);
     return true;
   }
   void add(Region R) {
@@ -67,7 +85,7 @@ class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
 const Region *innermost(const std::vector<Region> &Regions, unsigned Offset, bool FunctionsAndLambdasOnly) {
   const Region *Best = nullptr;
   for (const Region &R : Regions)
-    if (R.contains(Offset) && !(FunctionsAndLambdasOnly && R.Loop) &&
+    if (R.contains(Offset) && !(FunctionsAndLambdasOnly && !R.isFunctionLike()) &&
         (!Best || R.End - R.Begin < Best->End - Best->Begin))
       Best = &R;
   return Best;
@@ -135,6 +153,44 @@ class OuterUses : public RecursiveASTVisitor<OuterUses> {
   llvm::DenseSet<const ValueDecl *> SeenDirectly;
 };
 
+// Finds a way out of a statement other than its end or an exception: a
+// return, a goto, or a break or continue of a loop or switch around it. A
+// body with one cannot move into a function of its own.
+class Exits : public RecursiveASTVisitor<Exits> {
+ public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }  // its returns are its own
+  bool TraverseStmt(Stmt *S) {
+    if (!S) return true;
+    const unsigned Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S), Switch = isa<SwitchStmt>(S);
+    Loops += Loop;
+    Switches += Switch;
+    const bool Continue = RecursiveASTVisitor::TraverseStmt(S);
+    Loops -= Loop;
+    Switches -= Switch;
+    return Continue;
+  }
+  bool VisitReturnStmt(ReturnStmt *) { return found(); }
+  bool VisitCoreturnStmt(CoreturnStmt *) { return found(); }
+  bool VisitGotoStmt(GotoStmt *) { return found(); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return found(); }
+  bool VisitBreakStmt(BreakStmt *) { return Loops + Switches ? true : found(); }
+  bool VisitContinueStmt(ContinueStmt *) { return Loops ? true : found(); }
+  bool Found = false;
+
+ private:
+  bool found() {
+    Found = true;
+    return false;
+  }
+  unsigned Loops = 0, Switches = 0;
+};
+
+bool leavesBody(const Stmt *Body) {
+  Exits E;
+  E.TraverseStmt(const_cast<Stmt *>(Body));
+  return E.Found;
+}
+
 // Using-declarations and namespace aliases in a function body: a body that
 // moves out of their scope would lose them.
 class ScopedNames : public RecursiveASTVisitor<ScopedNames> {
@@ -183,7 +239,7 @@ class Outliner {
     const std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda);
     if (!Template || (AsClosure && !Template->empty())) return false;
     OuterUses Uses(SM, R);
-    Uses.TraverseStmt(const_cast<Stmt *>(R.Lambda ? R.Lambda->getBody() : R.Loop->Loop->getBody()));
+    Uses.TraverseStmt(const_cast<Stmt *>(R.body()));
     if (Uses.Blocked) return false;
 
     std::vector<Parameter> Params;
@@ -201,8 +257,11 @@ class Outliner {
         ReturnType = typeQualified(Ctx, Result);
       }
       if (Op->getType()->castAs<FunctionProtoType>()->isNothrow()) Qualifiers = " noexcept";
-    } else {
+    } else if (R.Loop) {
       if (!loopParameters(*R.Loop, Uses, Params)) return false;
+      CapturesThis = Uses.UsesThis;
+    } else {
+      if (leavesBody(R.body()) || !handlerParameters(Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     }
     std::optional<std::string> BodyText = movedBody(R);
@@ -434,6 +493,16 @@ class Outliner {
                        fmt::join(Forwarded, ", "));
   }
 
+  // A handler's body: what it uses by reference, its exception variable too.
+  bool handlerParameters(const OuterUses &Uses, std::vector<Parameter> &Params) const {
+    for (const auto &[D, Type] : Uses.Vars) {
+      if (!isNameableOutsideFunction(Type)) return false;
+      Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(Type), D->getName()), D->getName().str(),
+                        D->getName().str()});
+    }
+    return true;
+  }
+
   // The variables the body uses, by reference; the loop variable by value.
   bool loopParameters(const ParallelLoop &L, const OuterUses &Uses, std::vector<Parameter> &Params) const {
     for (const auto &[D, Type] : Uses.Vars) {
@@ -453,7 +522,7 @@ class Outliner {
   std::optional<std::string> movedBody(const Region &R) const {
     const CharSourceRange Range = bodyRange(R);
     std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
-    if (R.Lambda) return Text;
+    if (!R.Loop) return Text;
     const unsigned Begin = SM.getFileOffset(Range.getBegin());
     std::vector<unsigned> Continues;
     for (const ContinueStmt *C : R.Loop->Continues) {
@@ -467,14 +536,14 @@ class Outliner {
   }
 
   CharSourceRange bodyRange(const Region &R) const {
-    if (R.Lambda) return fileRange(SM, R.Lambda->getBody()->getSourceRange());
-    return statementRange(Ctx, R.Loop->Loop->getBody());
+    if (R.Loop) return statementRange(Ctx, R.Loop->Loop->getBody());
+    return fileRange(SM, R.body()->getSourceRange());
   }
 
   // A variable declared at the top of the moved body with a parameter's
   // name would redeclare the parameter.
   bool clashes(const Region &R, const std::vector<Parameter> &Params) const {
-    const auto *Block = dyn_cast<CompoundStmt>(R.Lambda ? R.Lambda->getBody() : R.Loop->Loop->getBody());
+    const auto *Block = dyn_cast<CompoundStmt>(R.body());
     if (!Block) return false;
     llvm::StringSet<> Names;
     for (const Parameter &P : Params) Names.insert(P.Name);
@@ -501,8 +570,9 @@ class Outliner {
   }
 
   std::string uniqueName(const Region &R, StringRef Kind = "") {
-    const SourceLocation At = R.Lambda ? R.Lambda->getBeginLoc() : R.Loop->KeywordLoc;
-    if (Kind.empty()) Kind = R.Lambda ? "lambda" : "loop_body";
+    const SourceLocation At =
+        R.Lambda ? R.Lambda->getBeginLoc() : R.Loop ? R.Loop->KeywordLoc : R.Handler->getCatchLoc();
+    if (Kind.empty()) Kind = R.Lambda ? "lambda" : R.Loop ? "loop_body" : "handler";
     const std::string Base =
         fmt::format("__cilkpp_{}_{}", Kind, SM.getPresumedLineNumber(SM.getExpansionLoc(At)));
     std::string Name = Base;

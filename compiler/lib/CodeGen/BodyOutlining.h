@@ -1,6 +1,7 @@
-// Lambdas and cilk_for bodies whose own code spawns, syncs or opens a
-// cilk_scope become cilk procedures of their own, so their children run in
-// parallel with the rest of the body.
+// Lambdas, cilk_for bodies and catch handlers whose own code spawns, syncs or
+// opens a cilk_scope become cilk procedures of their own, so their children
+// run in parallel with the rest of the body (and a handler, which a resume
+// clone could not jump back into, has no continuation points left).
 //
 // Each such body moves, as written, into a function defined just before the
 // function that holds it (a member of the same class when that is a member
@@ -8,8 +9,9 @@
 // lambda, its captures (by reference, so the closure's members stay where
 // they are) and its own parameters; for a loop, the variables it uses (by
 // reference, as the `[&]` lambda the loop becomes would) and the loop
-// variable (by value). The body left in place calls that function, and
-// `#line` directives keep the moved text on its own lines.
+// variable (by value); for a handler, the variables it uses, its exception
+// variable among them, by reference. The body left in place calls that
+// function, and `#line` directives keep the moved text on its own lines.
 #pragma once
 
 #include "Dialect/Keywords.h"

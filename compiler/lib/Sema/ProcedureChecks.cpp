@@ -175,7 +175,10 @@ bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
 const char *unsupportedEnclosingConstruct(ParentMap &PM, const Stmt *S) {
   for (const Stmt *Child = S, *P = PM.getParent(const_cast<Stmt *>(S)); P;
        Child = P, P = PM.getParent(const_cast<Stmt *>(P))) {
-    if (isa<CXXCatchStmt>(P)) return "a catch handler";
+    // Other handlers became procedures of their own (BodyOutlining.h).
+    if (isa<CXXCatchStmt>(P))
+      return "a catch handler that 'return', 'break', 'continue' or 'goto' can leave, or that uses a type or name "
+             "local to its function";
     if (isa<StmtExpr>(P)) return "a statement expression";
     if (const auto *R = dyn_cast<CXXForRangeStmt>(P); R && R->getBody() == Child)
       return "a range-based for loop";
