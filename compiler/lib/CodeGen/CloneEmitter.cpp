@@ -243,6 +243,9 @@ class CloneBuilder {
   // Insertions (Length 0) at one place accumulate.
   void substitute(SourceLocation Loc, unsigned Length, const std::string &Text) {
     auto [It, Inserted] = Substitutions.try_emplace(SM.getFileOffset(Loc), Length, Text);
+    // The same use reached twice: a type written once for several declarators
+    // (`decltype(f(x)) a, b;`) is traversed once per declarator.
+    if (!Inserted && Length != 0 && It->second == std::make_pair(Length, Text)) return;
     if (!Inserted && Length == 0 && It->second.first == 0) It->second.second += Text;
     else It->second = {Length, Text};
     if (insideWholeRange(Loc)) return;

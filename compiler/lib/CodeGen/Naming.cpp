@@ -158,8 +158,24 @@ std::string liveFlagName(const FrameField &F) { return "__cilkpp_live_" + F.Name
 // getFullyQualifiedType loses its way in deduced types (`auto` results,
 // init-captures: `::std::std::string`); their canonical type prints with
 // every scope spelled out.
+// `decltype(e)` or `typeof(e)` in a type, through pointers, references,
+// arrays and parentheses: e names variables that may not exist where the
+// type is printed again (a clone reads them from the frame).
+static bool namesExpression(QualType T) {
+  for (;;) {
+    const Type *Ty = T.getTypePtr();
+    if (isa<DecltypeType, TypeOfExprType>(Ty)) return true;
+    if (const auto *P = dyn_cast<PointerType>(Ty)) T = P->getPointeeType();
+    else if (const auto *R = dyn_cast<ReferenceType>(Ty)) T = R->getPointeeTypeAsWritten();
+    else if (const auto *A = dyn_cast<ArrayType>(Ty)) T = A->getElementType();
+    else if (const auto *E = dyn_cast<ElaboratedType>(Ty)) T = E->getNamedType();
+    else if (const auto *Paren = dyn_cast<ParenType>(Ty)) T = Paren->getInnerType();
+    else return false;
+  }
+}
+
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
-  if (T->getContainedDeducedType()) return T.getCanonicalType();
+  if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return T.getCanonicalType();
   return TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
 }
 
