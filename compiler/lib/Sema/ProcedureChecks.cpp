@@ -45,6 +45,12 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
 const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (const char *Kind = unsupportedMemberKind(Ctx, MD)) return Kind;
+  // A template's clones are declared in the template and specialised per
+  // instantiation, which needs the result type before the body.
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+      Pattern && Pattern->getReturnType()->getContainedDeducedType())
+    return isa<CXXMethodDecl>(FD) ? "a member of a class template with a deduced return type"
+                                  : "a function template with a deduced return type";
   if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate(); Primary && FD->isTemplateInstantiation()) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.
