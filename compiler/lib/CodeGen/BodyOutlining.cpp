@@ -261,7 +261,7 @@ class Outliner {
       if (!loopParameters(*R.Loop, Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     } else {
-      if (leavesBody(R.body()) || !handlerParameters(Uses, Params)) return false;
+      if (leavesBody(R.body()) || !referenceParameters(Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     }
     std::optional<std::string> BodyText = movedBody(R);
@@ -330,8 +330,7 @@ class Outliner {
       // prototype goes before the #line that places the body.
       const FunctionTemplateDecl *HostTemplate = Host->getDescribedFunctionTemplate();
       const bool Redeclared = HostTemplate ? HostTemplate->getPreviousDecl() != nullptr : Host->getPreviousDecl() != nullptr;
-      if (!Redeclared &&
-          !Host->getDeclaredReturnType()->getContainedDeducedType())
+      if (!Redeclared && !Host->getDeclaredReturnType()->getContainedDeducedType())
         Definition = fmt::format("\n{}{}{}{} {}({}){};{}", HostTemplate ? hostTemplateHead(HostTemplate) : "",
                                  storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
                                  typeQualified(Ctx, Host->getReturnType()), Host->getName(),
@@ -493,9 +492,12 @@ class Outliner {
                        fmt::join(Forwarded, ", "));
   }
 
-  // A handler's body: what it uses by reference, its exception variable too.
-  bool handlerParameters(const OuterUses &Uses, std::vector<Parameter> &Params) const {
+  // What a loop or handler body uses from around it, by reference (a
+  // handler's exception variable among them), except Skip.
+  bool referenceParameters(const OuterUses &Uses, std::vector<Parameter> &Params,
+                           const ValueDecl *Skip = nullptr) const {
     for (const auto &[D, Type] : Uses.Vars) {
+      if (D == Skip) continue;
       if (!isNameableOutsideFunction(Type)) return false;
       Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(Type), D->getName()), D->getName().str(),
                         D->getName().str()});
@@ -505,13 +507,7 @@ class Outliner {
 
   // The variables the body uses, by reference; the loop variable by value.
   bool loopParameters(const ParallelLoop &L, const OuterUses &Uses, std::vector<Parameter> &Params) const {
-    for (const auto &[D, Type] : Uses.Vars) {
-      if (D == L.Var) continue;
-      if (!isNameableOutsideFunction(Type)) return false;
-      Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(Type), D->getName()), D->getName().str(),
-                        D->getName().str()});
-    }
-    if (!isNameableOutsideFunction(L.Var->getType())) return false;
+    if (!referenceParameters(Uses, Params, L.Var) || !isNameableOutsideFunction(L.Var->getType())) return false;
     Params.push_back({declareQualified(Ctx, L.Var->getType(), L.Var->getName()), L.Var->getName().str(),
                       L.Var->getName().str()});
     return true;
