@@ -89,6 +89,11 @@ std::vector<std::string> hostBaseCommand(const Options &O, const Runtime &RT,
   return Cmd;
 }
 
+std::string sourceDirectory(llvm::StringRef Source) {
+  llvm::StringRef Dir = path::parent_path(Source);
+  return Dir.empty() ? std::string(".") : std::string(Dir);
+}
+
 std::string shellQuote(llvm::StringRef S) {
   auto Safe = [](char C) {
     return llvm::isAlnum(C) || llvm::StringRef("@%_+=:,./-").contains(C);

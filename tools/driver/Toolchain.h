@@ -44,6 +44,11 @@ std::vector<std::string> translatorArgs(const Options &O, const Runtime &RT);
 std::vector<std::string> hostBaseCommand(const Options &O, const Runtime &RT,
                                          llvm::ArrayRef<std::string> Host);
 
+// The directory `#include "..."` searches first for a source file. The host
+// compiler sees a translation in another directory, so it gets this one with
+// -iquote; "." for a file named without a directory.
+std::string sourceDirectory(llvm::StringRef Source);
+
 // Quotes `S` for a POSIX shell if it needs it.
 std::string shellQuote(llvm::StringRef S);
 std::string shellJoin(llvm::ArrayRef<std::string> Argv);

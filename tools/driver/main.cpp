@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cilkpp/compiler/Translate.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -139,20 +140,22 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
   // before any compiler runs.
   struct Job {
     std::string Source, Object;
+    std::optional<std::string> QuoteDir;  // of a .cilkpp source
   };
   std::vector<Job> Jobs;
   bool Ok = true;
   for (const std::string &In : Sources) {
     std::string Object =
         O.Output.empty() ? (path::stem(In) + ".o").str() : O.Output;
-    std::string Source = In;
+    Job J{In, Object, std::nullopt};
     if (classifyInput(In) == InputKind::Cilkpp) {
       std::optional<std::string> Cpp = translationPath(In, Object);
       if (!Cpp) return 1;
       Ok = translateTo(In, *Cpp) && Ok;
-      Source = *Cpp;
+      J.Source = *Cpp;
+      J.QuoteDir = sourceDirectory(In);
     }
-    Jobs.push_back({Source, Object});
+    Jobs.push_back(std::move(J));
   }
   if (!Ok) return 1;
 
@@ -160,6 +163,7 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
   Base.insert(Base.end(), HostFlags.begin(), HostFlags.end());
   for (const Job &J : Jobs) {
     std::vector<std::string> Cmd = Base;
+    if (J.QuoteDir) Cmd.insert(Cmd.end(), {"-iquote", *J.QuoteDir});
     Cmd.insert(Cmd.end(), {"-c", J.Source, "-o", J.Object});
     if (int Status = runCommand(Cmd, O.Verbose)) return Status;
   }
@@ -175,6 +179,14 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
   // Inputs and host flags keep their relative order, which the linker needs
   // (`x.o -lm`); translated inputs are replaced by their C++.
   const std::string Output = O.Output.empty() ? "a.out" : O.Output;
+  // One host run compiles every translation, so each sees the quote-include
+  // directories of all .cilkpp inputs, in input order.
+  std::vector<std::string> QuoteDirs;
+  for (const Arg &A : Args)
+    if (A.K == Arg::Input && classifyInput(A.Text) == InputKind::Cilkpp &&
+        llvm::find(QuoteDirs, sourceDirectory(A.Text)) == QuoteDirs.end())
+      QuoteDirs.push_back(sourceDirectory(A.Text));
+  for (const std::string &Dir : QuoteDirs) Cmd.insert(Cmd.end(), {"-iquote", Dir});
   bool Ok = true;
   for (const Arg &A : Args) {
     if (A.K == Arg::Input && classifyInput(A.Text) == InputKind::Cilkpp) {
