@@ -1,6 +1,8 @@
 // Exposing latent frames on the owner's side; see exposure.h.
 #include "cilkpp/rt/exposure.h"
 
+#include "runtime.h"
+
 namespace cilkpp::rt {
 namespace {
 
@@ -14,6 +16,9 @@ void expose(Worker *w, Frame *f) noexcept {
 
 void expose_oldest(Worker *w, Frame *f) noexcept {
   w->clear_exposure_request();
+  // A thief is looking for work: tell it where this victim runs now, which
+  // the kernel may have changed since the victim last stole.
+  w->runtime().placement().note(w->index());
   Frame *oldest = nullptr;
   for (; f->visibility == Visibility::latent; f = f->parent) oldest = f;
   if (oldest) expose(w, oldest);

@@ -54,6 +54,7 @@ RootScope::RootScope() noexcept {
   worker_ = &runtime.worker(0);
   Worker::bind(worker_);
   bound_here_ = true;
+  runtime.placement().note(0);
   runtime.clock(0).enter(Activity::working, worker_->stats());
 }
 

@@ -46,6 +46,7 @@ void Runtime::start(unsigned nworkers) {
   cpus_ = usable_cpus();
   slots_.clear();
   for (unsigned i = 0; i < nworkers; ++i) slots_.push_back(std::make_unique<Slot>(*this, i));
+  placement_ = std::make_unique<CpuPlacement>(nworkers);
   stopped_.store(false, std::memory_order_relaxed);
   // Worker 0 is whichever thread makes a root call; the others get threads.
   for (unsigned i = 1; i < nworkers; ++i) threads_.emplace_back([this, i] { worker(i).thread_main(); });

@@ -16,6 +16,7 @@
 
 #include "cilkpp/rt/worker.h"
 #include "config.h"
+#include "placement.h"
 #include "stats.h"
 
 namespace cilkpp::rt {
@@ -36,6 +37,7 @@ class Runtime {
   bool oversubscribed() const noexcept { return nworkers_ > cpus_; }
   Worker &worker(unsigned i) noexcept { return slots_[i]->worker; }
   ActivityClock &clock(unsigned i) noexcept { return slots_[i]->clock; }
+  CpuPlacement &placement() noexcept { return *placement_; }
 
   // An outermost root call, made by a thread that is not a worker. Root calls
   // from different threads are serialized: begin_root blocks while another
@@ -79,6 +81,7 @@ class Runtime {
   unsigned nworkers_ = 0;
   unsigned cpus_ = 1;  // usable_cpus() at start
   std::vector<std::unique_ptr<Slot>> slots_;
+  std::unique_ptr<CpuPlacement> placement_;
   std::vector<std::thread> threads_;
 
   // Held for the whole of an outermost root call.

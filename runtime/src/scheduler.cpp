@@ -38,6 +38,7 @@ class Backoff {
  public:
   explicit Backoff(bool oversubscribed) noexcept : yield_after_(oversubscribed ? 256 : 8192) {}
   void reset() noexcept { failures_ = 0; }
+  unsigned failures() const noexcept { return failures_; }
   void wait() noexcept {
     ++failures_;
     if (failures_ < kRetryAtOnce) return;
@@ -53,6 +54,10 @@ class Backoff {
   const unsigned yield_after_;
   unsigned failures_ = 0;
 };
+
+// Failed steals between two looks at where this thief runs (placement.h);
+// a look costs about as much as a failed steal.
+constexpr unsigned kPlacementCheckInterval = 64;
 
 }  // namespace
 
@@ -109,7 +114,8 @@ Frame *Worker::try_steal() noexcept {
 void Worker::schedule_until(const std::atomic<std::int32_t> &done) noexcept {
   // The caller has put the clock on stealing.
   ActivityClock &clock = runtime_.clock(index_);
-  Backoff backoff(runtime_.oversubscribed());
+  const bool oversubscribed = runtime_.oversubscribed();
+  Backoff backoff(oversubscribed);
   while (done.load(std::memory_order_acquire) != 0) {
     Frame *f = take_ready();
     if (f) {
@@ -117,6 +123,11 @@ void Worker::schedule_until(const std::atomic<std::int32_t> &done) noexcept {
       // its continuation.
       f->join.store(1, std::memory_order_relaxed);
     } else if (!(f = try_steal())) {
+      // A thief beside a working victim starves it: look at the first
+      // failure of a dry spell and now and then during it.
+      if (backoff.failures() % kPlacementCheckInterval == 0 && !oversubscribed &&
+          runtime_.placement().separate(index_))
+        ++stats_.moves;
       backoff.wait();
       continue;
     }

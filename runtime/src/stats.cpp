@@ -17,10 +17,10 @@ double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 void append_row(std::string &out, const char *label, const WorkerStats &s) {
   char line[160];
-  std::snprintf(line, sizeof line, "%6s %8llu %8llu %8llu %8.1f %9.1f %8.1f\n", label,
+  std::snprintf(line, sizeof line, "%6s %8llu %8llu %8llu %6llu %8.1f %9.1f %8.1f\n", label,
                 static_cast<unsigned long long>(s.exposures), static_cast<unsigned long long>(s.steals),
-                static_cast<unsigned long long>(s.failed_steals), ms(s.ns_working), ms(s.ns_stealing),
-                ms(s.ns_idle));
+                static_cast<unsigned long long>(s.failed_steals), static_cast<unsigned long long>(s.moves),
+                ms(s.ns_working), ms(s.ns_stealing), ms(s.ns_idle));
   out += line;
 }
 
@@ -44,7 +44,7 @@ std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus)
   std::string out = "cilkpp stats: " + std::to_string(workers.size()) + (workers.size() == 1 ? " worker" : " workers") +
                     " on " + std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") +
                     (workers.size() > cpus ? " (oversubscribed: idle workers yield the CPU early)\n" : "\n");
-  out += "worker  exposed   steals   failed  work_ms  steal_ms  idle_ms\n";
+  out += "worker  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n";
   WorkerStats total;
   for (std::size_t i = 0; i < workers.size(); ++i) {
     const WorkerStats &s = workers[i];
@@ -52,6 +52,7 @@ std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus)
     total.exposures += s.exposures;
     total.steals += s.steals;
     total.failed_steals += s.failed_steals;
+    total.moves += s.moves;
     total.ns_working += s.ns_working;
     total.ns_stealing += s.ns_stealing;
     total.ns_idle += s.ns_idle;

@@ -104,16 +104,17 @@ TEST(Stats, ReportHasOneRowPerWorkerAndATotal) {
   a.exposures = 7;
   a.steals = 1;
   a.failed_steals = 5;
+  a.moves = 2;
   a.ns_working = 2'500'000;
   b.steals = 3;
   b.ns_idle = 1'000'000;
   const std::string report = format_stats({a, b}, 2);
   EXPECT_EQ(report,
             "cilkpp stats: 2 workers on 2 CPUs\n"
-            "worker  exposed   steals   failed  work_ms  steal_ms  idle_ms\n"
-            "     0        7        1        5      2.5       0.0      0.0\n"
-            "     1        0        3        0      0.0       0.0      1.0\n"
-            " total        7        4        5      2.5       0.0      1.0\n");
+            "worker  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n"
+            "     0        7        1        5      2      2.5       0.0      0.0\n"
+            "     1        0        3        0      0      0.0       0.0      1.0\n"
+            " total        7        4        5      2      2.5       0.0      1.0\n");
 }
 
 TEST(Stats, ClockChargesTheActivityBeingLeft) {

@@ -19,6 +19,7 @@ struct WorkerStats {
   std::uint64_t exposures = 0;  // latent frames put on the deque for thieves
   std::uint64_t steals = 0;
   std::uint64_t failed_steals = 0;
+  std::uint64_t moves = 0;  // off a CPU another worker was on (placement.h)
   std::uint64_t ns_working = 0;
   std::uint64_t ns_stealing = 0;
   std::uint64_t ns_idle = 0;
