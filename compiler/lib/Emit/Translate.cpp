@@ -114,10 +114,18 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   FastPrototypes Prototypes(Ctx, Main);
   // Whether a spawn in FD may call a callee's fast clone. A member's is
   // declared in its class, so it is available wherever the member is.
-  auto CilkCalleeBefore = [&](const FunctionDecl *FD) -> FastCloneAvailable {
+  // The clones of template instantiations are explicit specializations at
+  // the end of the file, and code emitted in place (`InPlace`) cannot name
+  // one before it is declared. The types in its signature may be declared
+  // nowhere the declaration could go earlier, so such code spawns the
+  // instantiation as a plain function: its own spawns still run as a cilk
+  // procedure's, under a nested root call.
+  auto CilkCalleeBefore = [&](const FunctionDecl *FD, bool InPlace) -> FastCloneAvailable {
     const unsigned End = Prototypes.offset(FD->getBody()->getEndLoc());
-    return [&, End](const FunctionDecl *Callee) {
+    return [&, End, InPlace](const FunctionDecl *Callee) {
       if (!Sema.CilkFunctions.contains(Callee)) return false;
+      if (InPlace && (Callee->isTemplateInstantiation() || isa<ClassTemplateSpecializationDecl>(Callee->getDeclContext())))
+        return false;
       return isa<CXXMethodDecl>(Callee) ? Callee->isDefined() : Prototypes.availableBefore(Callee, End);
     };
   };
@@ -153,11 +161,11 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       Templates[Pattern].push_back({&Frame, Names});
       continue;
     }
-    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), CilkCalleeBefore(FD), Sema.RemovedKeywords,
+    Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), CilkCalleeBefore(FD, /*InPlace=*/true), Sema.RemovedKeywords,
                         PrototypeBefore[FD], FileName);
   }
   for (const FunctionDecl *Pattern : TemplateOrder)
-    Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern),
+    Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern, /*InPlace=*/false),
                                 Sema.RemovedKeywords, FileName);
   return Ok;
 }
