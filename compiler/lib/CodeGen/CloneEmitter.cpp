@@ -23,6 +23,29 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
+// The variable `return v;` implicitly moves from (Clang marks the move as an
+// xvalue no-op cast of v), or null.
+const VarDecl *implicitlyMovedVariable(const Expr *Value) {
+  for (const Expr *E = Value; E;) {
+    E = E->IgnoreParens();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E)) {
+      E = Cleanups->getSubExpr();
+    } else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = Bind->getSubExpr();
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      E = Construct->getNumArgs() == 1 ? Construct->getArg(0) : nullptr;
+    } else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      if (Cast->getCastKind() == CK_NoOp && Cast->isXValue())
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
+          return dyn_cast<VarDecl>(Ref->getDecl());
+      E = Cast->getSubExpr();
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 // Generated statements replace user statements on the same line, so line
 // numbers in the clone stay those of the .cilkpp file.
 class CloneBuilder {
@@ -705,16 +728,27 @@ class CloneBuilder {
               : CharSourceRange::getTokenRange(Keyword, Keyword);
     CharSourceRange SemiRange = CharSourceRange::getTokenRange(Semi, Semi);
     const bool ValueDelivered = Value && !isVoid();
+    // `return v;` moves v ([class.copy.elision]), but the clones name v's
+    // frame field, which would be copied: spell the move out.
+    const VarDecl *Moved = implicitlyMovedVariable(Value);
+    const bool SpellMove = ValueDelivered && Moved && accessesFrame(Moved);
+    const std::string Open = SpellMove ? "::std::move(" : "", Close = SpellMove ? ")" : "";
     // Class-type fields in scope die after the value is computed.
     const std::string Cleanups = cleanupsFor(R, FD->getBody());
     if (Kind == CloneKind::Fast) {
       // A frame on the C stack needs nothing at a return.
-      if (!Frame.EagerFrame) return;
+      if (!Frame.EagerFrame) {
+        if (SpellMove) {
+          Final.ReplaceText(KeywordRange, "return " + Open);
+          Final.ReplaceText(SemiRange, Close + ";");
+        }
+        return;
+      }
       const std::string Free = Cleanups + " ::cilkpp::rt::free_frame(__w, __frame);";
       if (ValueDelivered) {
         // The value may read the frame, so it is computed before the free.
-        Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret = ", returnType()));
-        Final.ReplaceText(SemiRange, fmt::format(";{} return __ret; }}", Free));
+        Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret = {}", returnType(), Open));
+        Final.ReplaceText(SemiRange, fmt::format("{};{} return __ret; }}", Close, Free));
       } else if (Value && isVoid()) {
         Final.ReplaceText(KeywordRange, "{ ");
         Final.ReplaceText(SemiRange, fmt::format(";{} return; }}", Free));
@@ -727,16 +761,16 @@ class CloneBuilder {
     const int Entry = Frame.ReturnEntry[Index];
     std::string Prefix = "{ " + (Entry ? resumeSync(Entry) : std::string());
     if (ValueDelivered && !Cleanups.empty()) {
-      Final.ReplaceText(KeywordRange, fmt::format("{}{} __ret = (", Prefix, returnType()));
-      Final.ReplaceText(SemiRange, fmt::format(");{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, {}); return; }}",
-                                               Cleanups, returnType(), movedIfClass(FD->getReturnType(), "__ret")));
+      Final.ReplaceText(KeywordRange, fmt::format("{}{} __ret = ({}", Prefix, returnType(), Open));
+      Final.ReplaceText(SemiRange, fmt::format("{});{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, {}); return; }}",
+                                               Close, Cleanups, returnType(), movedIfClass(FD->getReturnType(), "__ret")));
     } else if (!Cleanups.empty()) {
       Final.ReplaceText(KeywordRange, Prefix);
       Final.ReplaceText(SemiRange, fmt::format(";{} ::cilkpp::rt::complete_frame(__w, __frame); return; }}", Cleanups));
     } else if (ValueDelivered) {
-      Final.ReplaceText(KeywordRange, fmt::format("{}::cilkpp::rt::complete_frame<{}>(__w, __frame, (", Prefix,
-                                                  returnType()));
-      Final.ReplaceText(SemiRange, ")); return; }");
+      Final.ReplaceText(KeywordRange, fmt::format("{}::cilkpp::rt::complete_frame<{}>(__w, __frame, ({}", Prefix,
+                                                  returnType(), Open));
+      Final.ReplaceText(SemiRange, Close + ")); return; }");
     } else if (Value) {
       Final.ReplaceText(KeywordRange, Prefix);
       Final.ReplaceText(SemiRange, "; ::cilkpp::rt::complete_frame(__w, __frame); return; }");
