@@ -237,6 +237,14 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
                      : P->Kind == PointKind::ScopeEnd ? "implicit sync at the end of cilk_scope"
                                                       : "implicit sync at return";
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
+  // Instantiations are translated as explicit specializations, which must
+  // spell every type in them.
+  if (const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl(); RD && RD->isLambda()) {
+    const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+    if (FD && (FD->isTemplateInstantiation() || FD->getParent()->isDependentContext() ||
+               isa<ClassTemplateSpecializationDecl>(FD->getParent())))
+      diag::report(Diags, V->getLocation(), diag::NoteClosureTypeInTemplate);
+  }
   return false;
 }
 

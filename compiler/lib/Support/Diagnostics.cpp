@@ -37,6 +37,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: a continuation point (spawn or sync) inside %0 is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: variable '%0' of type %1 is live across a %2; not supported yet"},
     {clang::DiagnosticsEngine::Note, "cilkpp: %0 here"},
+    {clang::DiagnosticsEngine::Note,
+     "cilkpp: a template instantiated with a lambda's type: its translation cannot name that type; pass a named "
+     "function object or a std::function instead"},
     {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},

@@ -22,6 +22,7 @@ enum ID {
   ContinuationInUnsupported,
   LiveVariableUnsupported,
   NoteContinuationPoint,
+  NoteClosureTypeInTemplate,
   ReturnTypeUnsupported,
   LambdaCapturesFrameVariable,
   CfgUnavailable,
