@@ -1,10 +1,16 @@
 // What the owner's side of the deque's Dekker pair costs per pop, with each
 // kind of barrier: the reason pop uses a compiler barrier when the process
-// has membarrier(2) (docs/runtime.md).
+// has membarrier(2) (docs/runtime.md). And what the thief's side, the
+// membarrier itself, costs per steal while another thread of the process
+// runs (the victim it interrupts).
 #include <benchmark/benchmark.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <thread>
 
 namespace {
 
@@ -28,8 +34,24 @@ void BM_CompilerBarrierOnly(benchmark::State &state) {
   store_then_load(state, [] { std::atomic_signal_fence(std::memory_order_seq_cst); });
 }
 
+void BM_MembarrierWithARunningPeer(benchmark::State &state) {
+  if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) {
+    state.SkipWithError("membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) failed");
+    return;
+  }
+  std::atomic<bool> stop{false};
+  std::thread peer([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  for (auto _ : state) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  stop.store(true, std::memory_order_relaxed);
+  peer.join();
+}
+
 BENCHMARK(BM_SeqCstFence);
 BENCHMARK(BM_CompilerBarrierOnly);
+BENCHMARK(BM_MembarrierWithARunningPeer)->UseRealTime();
 
 }  // namespace
 
