@@ -102,6 +102,25 @@ TEST(FramePool, SpillAndRefillKeepEveryBlockAccounted) {
   EXPECT_EQ(detail::carved_blocks(cls), accounted(0));
 }
 
+TEST(FramePool, NewChunkIsCarvedOnlyAsItsBlocksAreTaken) {
+  // Carving a whole 64 KiB chunk at once would touch all its pages (1023
+  // blocks of class 0); a batch at a time touches only what is used.
+  constexpr std::size_t cls = 0;
+  constexpr int kBlocks = 40;
+  // Empty the reserve first, so that the pool below must carve.
+  FramePool drain;
+  std::vector<void *> drained;
+  while (detail::reserve_blocks(cls) > 0) drained.push_back(drain.allocate(cls));
+  const std::size_t carved_before = detail::carved_blocks(cls);
+  FramePool pool;
+  std::vector<void *> blocks;
+  for (int i = 0; i < kBlocks; ++i) blocks.push_back(pool.allocate(cls));
+  EXPECT_GT(detail::carved_blocks(cls), carved_before);
+  EXPECT_LE(detail::carved_blocks(cls) - carved_before, std::size_t{kBlocks} + 32);
+  for (void *p : blocks) pool.release(p, cls);
+  for (void *p : drained) drain.release(p, cls);
+}
+
 TEST(FramePool, DestroyedPoolReturnsItsBlocksToTheReserve) {
   constexpr std::size_t cls = 9;
   std::size_t cached = 0;
