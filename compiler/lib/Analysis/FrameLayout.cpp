@@ -239,11 +239,11 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
   // Instantiations are translated as explicit specializations, which must
   // spell every type in them.
-  if (const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl(); RD && RD->isLambda()) {
+  if (const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl(); RD && RD->getParentFunctionOrMethod()) {
     const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
     if (FD && (FD->isTemplateInstantiation() || FD->getParent()->isDependentContext() ||
                isa<ClassTemplateSpecializationDecl>(FD->getParent())))
-      diag::report(Diags, V->getLocation(), diag::NoteClosureTypeInTemplate);
+      diag::report(Diags, V->getLocation(), diag::NoteClosureTypeInTemplate) << (RD->isLambda() ? 0 : 1);
   }
   return false;
 }

@@ -15,6 +15,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <fmt/format.h>
@@ -232,12 +233,21 @@ class Outliner {
   // Moves the region's body out; false (and nothing rewritten) when it
   // cannot move. With AsClosure, the lambda itself becomes an object of a
   // named class whose operator() calls the moved body: a local holding it
-  // can then live in a frame.
-  bool outline(const Region &R, const std::vector<Region> &Regions, bool AsClosure) {
+  // can then live in a frame, and a template instantiated with it can be
+  // named. Spawns: the body holds a keyword (so the moved body is a cilk
+  // procedure).
+  bool outline(const Region &R, const std::vector<Region> &Regions, bool AsClosure, bool Spawns) {
     const FunctionDecl *Host = hostFunction(R, Regions);
     if (!Host || !hostAllowsOutlining(Host, R)) return false;
     const std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda);
-    if (!Template || (AsClosure && !Template->empty())) return false;
+    if (!Template) return false;
+    // A named closure is a plain class. For a lambda that does not spawn,
+    // a generic one's gets a member template operator(), and one in a
+    // function template is a class template with the host's parameters.
+    const bool GenericClosure = AsClosure && R.Lambda->isGenericLambda() && !Spawns && !Host->isTemplated();
+    const bool TemplateClosure = AsClosure && !R.Lambda->isGenericLambda() && !Spawns &&
+                                 Host->getDescribedFunctionTemplate() && !isa<CXXMethodDecl>(Host);
+    if (AsClosure && !Template->empty() && !GenericClosure && !TemplateClosure) return false;
     OuterUses Uses(SM, R);
     Uses.TraverseStmt(const_cast<Stmt *>(R.body()));
     if (Uses.Blocked) return false;
@@ -250,8 +260,10 @@ class Outliner {
       const CXXMethodDecl *Op = R.Lambda->getCallOperator();
       QualType Result = Op->getReturnType();
       if (Result->isUndeducedType() || (Result->isDependentType() && Result->getContainedDeducedType())) {
-        // In a template or a generic lambda, deduced per instantiation.
-        if (!returnsNoValue(*R.Lambda)) return false;
+        // In a template or a generic lambda, deduced per instantiation; a
+        // cilk procedure's result type must be written.
+        if (!Spawns) ReturnType = "auto";
+        else if (!returnsNoValue(*R.Lambda)) return false;
       } else {
         if (!isNameableOutsideFunction(Result)) return false;
         ReturnType = typeQualified(Ctx, Result);
@@ -285,6 +297,18 @@ class Outliner {
     if (AsClosure && !closureAllowed(*R.Lambda)) return false;
     const std::string ThisMember =
         AsClosure && Instance ? declareQualified(Ctx, Method->getThisType(), "__cilkpp_this") : "";
+    const bool InClass = Method && !Host->isOutOfLine();
+    // An out-of-line member's definitions are qualified as the host's is.
+    const std::string Qualifier =
+        Method && !InClass ? Lexer::getSourceText(CharSourceRange::getTokenRange(Host->getQualifierLoc().getSourceRange()),
+                                                  SM, Ctx.getLangOpts()).str()
+                           : "";
+    std::optional<std::string> Closure;
+    if (AsClosure) {
+      Closure = closureClass(*R.Lambda, ClosureName, Qualifier, Name + Template->Arguments, Params, ThisMember,
+                             TemplateClosure ? Template->Head : "", GenericClosure ? Template->Head : "");
+      if (!Closure) return false;
+    }
 
     // The call (or the closure object) left in place keeps the lines.
     const CharSourceRange Replaced =
@@ -297,7 +321,8 @@ class Outliner {
       if (!ThisMember.empty()) Initializers.push_back("this");
       for (const Parameter &P : Params)
         if (!P.Member.empty()) Initializers.push_back(P.Initializer);
-      Call = fmt::format("{}{{{}}}{}", ClosureName, fmt::join(Initializers, ", "), Lines);
+      Call = fmt::format("{}{}{{{}}}{}", ClosureName, TemplateClosure ? Template->Arguments : "",
+                         fmt::join(Initializers, ", "), Lines);
     } else {
       Call = fmt::format("{{ {}{}{}({}); }}{}", R.Lambda ? "return " : "", Name, Template->Arguments, Args, Lines);
     }
@@ -309,22 +334,20 @@ class Outliner {
     // diagnostic in it points where the user wrote it and quotes it.
     const std::string PlacedBody = "\n" + lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName) +
                                    std::string(SM.getSpellingColumnNumber(BodyBegin) - 1, ' ') + *BodyText;
-    const bool InClass = Method && !Host->isOutOfLine();
     if (InClass) {
       Definition += fmt::format("private: {}{}{}{}\n", Template->Head, Instance ? "" : "static ", Signature, PlacedBody);
-      if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, ThisMember) + "\n";
+      // Public: a template instantiated with it names it from outside.
+      if (Closure) Definition += "public: " + *Closure + "\n";
       Definition += fmt::format("{}:\n", accessName(Host->getAccess()));
     } else if (Method) {
       // Declared in the class, defined where the host is, qualified as the
       // host's own definition is.
       Main.InsertTextBefore(SM.getExpansionLoc(Method->getParent()->getBraceRange().getEnd()),
                             fmt::format(" private: {}{}{}; {}", Template->Head, Instance ? "" : "static ", Signature,
-                                        AsClosure ? "struct " + ClosureName + "; " : ""));
-      const std::string Qualifier = Lexer::getSourceText(
-          CharSourceRange::getTokenRange(Host->getQualifierLoc().getSourceRange()), SM, Ctx.getLangOpts()).str();
+                                        AsClosure ? "public: struct " + ClosureName + "; " : ""));
       Definition += fmt::format("{}{} {}{}({}){}{}\n", Template->Head, ReturnType, Qualifier, Name, ParamList,
                                 Qualifiers, PlacedBody);
-      if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, Qualifier, Name, Params, ThisMember) + "\n";
+      if (Closure) Definition += *Closure + "\n";
     } else {
       // The moved body may call the host (a recursive cilk_for body); the
       // prototype goes before the #line that places the body.
@@ -338,7 +361,7 @@ class Outliner {
                                  Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "",
                                  Definition);
       Definition += fmt::format("{}static {}{}\n", Template->Head, Signature, PlacedBody);
-      if (AsClosure) Definition += closureClass(*R.Lambda, ClosureName, "", Name, Params, "") + "\n";
+      if (Closure) Definition += *Closure + "\n";
     }
     Definition += lineDirective(SM.getPresumedLineNumber(HostBegin), FileName) +
                   std::string(SM.getSpellingColumnNumber(HostBegin) - 1, ' ');
@@ -410,7 +433,9 @@ class Outliner {
       std::string Source = D->getName().str();
       if (const auto *V = dyn_cast<VarDecl>(D); V && V->isInitCapture() && V->getInit())
         Source = Lexer::getSourceText(fileRange(SM, V->getInit()->getSourceRange()), SM, Ctx.getLangOpts()).str();
-      P.Member = declareQualified(Ctx, ByCopy ? Stored : Ctx.getPointerType(Stored), D->getName()) + ";";
+      // Not const even for a const variable: frames assign and
+      // default-construct the closure (operator() is const unless mutable).
+      P.Member = declareQualified(Ctx, ByCopy ? Stored.getUnqualifiedType() : Ctx.getPointerType(Stored), D->getName()) + ";";
       P.Initializer = ByCopy ? Source : fmt::format("__builtin_addressof({})", Source);
       P.Forwarded = fmt::format("{}{}", ByCopy ? "" : "*", D->getName());
       Params.push_back(std::move(P));
@@ -467,12 +492,17 @@ class Outliner {
     return true;
   }
 
-  // The class that replaces a lambda stored in a local: the captures as
-  // members (in the capture list's order, which the initializer follows),
-  // and an operator() that calls the moved body. Unlike the closure type it
-  // has a name, so a frame can hold it.
-  std::string closureClass(const LambdaExpr &L, StringRef ClassName, StringRef Qualifier, StringRef Function,
-                           const std::vector<Parameter> &Params, StringRef ThisMember) const {
+  // The class that replaces a lambda stored in a local or passed to a
+  // template: the captures as members (in the capture list's order, which
+  // the initializer follows), and an operator() that calls the moved body.
+  // Unlike the closure type it has a name, so a frame or an explicit
+  // specialization can name it. In a function template it is a class
+  // template (ClassHead); a generic lambda's operator() is a template
+  // (OperatorHead). Where the result type is deduced per instantiation,
+  // operator() returns exactly what the moved body does.
+  std::optional<std::string> closureClass(const LambdaExpr &L, StringRef ClassName, StringRef Qualifier,
+                                          StringRef Function, const std::vector<Parameter> &Params,
+                                          StringRef ThisMember, StringRef ClassHead, StringRef OperatorHead) const {
     const CXXMethodDecl *Op = L.getCallOperator();
     std::string Members;
     std::vector<std::string> OperatorParams, Forwarded;
@@ -480,14 +510,23 @@ class Outliner {
       if (!P.Member.empty()) Members += " " + P.Member;
       Forwarded.push_back(P.Forwarded);
     }
-    for (const ParmVarDecl *P : Op->parameters()) OperatorParams.push_back(declareQualified(Ctx, P->getType(), P->getName()));
+    for (const ParmVarDecl *P : Op->parameters()) {
+      std::optional<std::string> Declaration = L.isGenericLambda() ? genericParameterDeclaration(Ctx, P)
+                                                                   : declareQualified(Ctx, P->getType(), P->getName());
+      if (!Declaration) return std::nullopt;
+      OperatorParams.push_back(*Declaration);
+    }
     std::string Callee = Function.str();
     if (!ThisMember.empty()) {
       Members = fmt::format(" {};{}", ThisMember, Members);
       Callee = "__cilkpp_this->" + Callee;
     }
-    return fmt::format("struct {}{} {{{} {} operator()({}){}{} {{ return {}({}); }} }};", Qualifier, ClassName, Members,
-                       typeQualified(Ctx, Op->getReturnType()), fmt::join(OperatorParams, ", "), Op->isConst() ? " const" : "",
+    const QualType Declared = Op->getReturnType();
+    const std::string Result = L.isGenericLambda() || Declared->isUndeducedType() || Declared->isDependentType()
+                                   ? "decltype(auto)"
+                                   : typeQualified(Ctx, Declared);
+    return fmt::format("{}struct {}{} {{{} {}{} operator()({}){}{} {{ return {}({}); }} }};", ClassHead, Qualifier,
+                       ClassName, Members, OperatorHead, Result, fmt::join(OperatorParams, ", "), Op->isConst() ? " const" : "",
                        Op->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "", Callee,
                        fmt::join(Forwarded, ", "));
   }
@@ -605,6 +644,58 @@ class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
   std::vector<std::pair<const VarDecl *, const LambdaExpr *>> Found;
 };
 
+// Lambdas whose closure type is a template argument (or part of one:
+// `std::pair<int, L>`) of an instantiation of a template that spawns. The
+// instantiation's translation is an explicit specialization that must name
+// its arguments, and a closure type has no name.
+class LambdaTemplateArguments : public RecursiveASTVisitor<LambdaTemplateArguments> {
+ public:
+  LambdaTemplateArguments(const SourceManager &SM, ArrayRef<KeywordUse> Uses) : SM(SM), Uses(Uses) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+    if (!Pattern || !Pattern->hasBody() || !holdsKeyword(Pattern->getBody()->getSourceRange())) return true;
+    if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs()) collect(Args->asArray());
+    for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(DC)) collect(Spec->getTemplateArgs().asArray());
+    return true;
+  }
+
+  llvm::SetVector<const CXXRecordDecl *> Closures;
+
+ private:
+  bool holdsKeyword(SourceRange R) const {
+    const SourceLocation B = SM.getExpansionLoc(R.getBegin()), E = SM.getExpansionLoc(R.getEnd());
+    if (!SM.isWrittenInMainFile(B) || !SM.isWrittenInMainFile(E)) return false;
+    const unsigned Begin = SM.getFileOffset(B), End = SM.getFileOffset(E);
+    return llvm::any_of(Uses, [&](const KeywordUse &U) {
+      const unsigned At = SM.getFileOffset(U.Loc);
+      return U.Kind != KeywordKind::Cilk && Begin < At && At < End;
+    });
+  }
+
+  void collect(ArrayRef<TemplateArgument> Args) {
+    for (const TemplateArgument &Arg : Args) {
+      if (Arg.getKind() == TemplateArgument::Pack) collect(Arg.getPackAsArray());
+      if (Arg.getKind() == TemplateArgument::Type) collect(Arg.getAsType());
+    }
+  }
+
+  void collect(QualType T) {
+    T = T.getCanonicalType();
+    while (T->isPointerType() || T->isReferenceType() || T->isArrayType())
+      T = T->isArrayType() ? QualType(T->getArrayElementTypeNoTypeQual(), 0) : T->getPointeeType();
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (!RD) return;
+    if (RD->isLambda()) Closures.insert(RD);
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) collect(Spec->getTemplateArgs().asArray());
+  }
+
+  const SourceManager &SM;
+  ArrayRef<KeywordUse> Uses;
+};
+
 // A local's scope holds a continuation point of the body that declares it
 // after its declaration, so the local is a frame field.
 bool liveInFrame(ASTContext &Ctx, const VarDecl *V, const std::vector<Region> &Regions, ArrayRef<KeywordUse> Uses) {
@@ -640,10 +731,14 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
 
   // Lambdas and loops whose own code holds a keyword.
   std::vector<const Region *> Candidates;
+  llvm::DenseSet<const Region *> Spawning;
   for (const KeywordUse &U : Uses) {
     if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) continue;
     const Region *R = innermost(Regions, SM.getFileOffset(U.Loc), /*FunctionsAndLambdasOnly=*/false);
-    if (R && !R->Function && !llvm::is_contained(Candidates, R)) Candidates.push_back(R);
+    if (R && !R->Function && !llvm::is_contained(Candidates, R)) {
+      Candidates.push_back(R);
+      Spawning.insert(R);
+    }
   }
   // Lambdas held in frames become named closures.
   llvm::DenseSet<const Region *> Closures;
@@ -652,6 +747,19 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   for (const auto &[V, L] : Stored.Found) {
     auto It = llvm::find_if(Regions, [&, L = L](const Region &R) { return R.Lambda == L; });
     if (It == Regions.end() || !liveInFrame(Ctx, V, Regions, Uses)) continue;
+    Closures.insert(&*It);
+    if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
+  }
+  // Lambdas passed to templates that spawn become named closures.
+  LambdaTemplateArguments Arguments(SM, Uses);
+  Arguments.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const CXXRecordDecl *Closure : Arguments.Closures) {
+    // (A lambda in a class template's member has a closure type per
+    // instantiation, each at the lambda's place.)
+    auto It = llvm::find_if(Regions, [&](const Region &R) {
+      return R.Lambda && R.Lambda->getLambdaClass()->getLocation() == Closure->getLocation();
+    });
+    if (It == Regions.end()) continue;
     Closures.insert(&*It);
     if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
   }
@@ -667,7 +775,7 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   std::vector<const Region *> Moved;
   for (const Region *R : Candidates) {
     if (llvm::any_of(Moved, [&](const Region *M) { return M->contains(*R); })) continue;
-    if (O.outline(*R, Regions, Closures.contains(R))) Moved.push_back(R);
+    if (O.outline(*R, Regions, Closures.contains(R), Spawning.contains(R))) Moved.push_back(R);
   }
   if (Moved.empty()) return std::nullopt;
   const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());

@@ -38,8 +38,11 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: variable '%0' of type %1 is live across a %2; not supported yet"},
     {clang::DiagnosticsEngine::Note, "cilkpp: %0 here"},
     {clang::DiagnosticsEngine::Note,
-     "cilkpp: a template instantiated with a lambda's type: its translation cannot name that type; pass a named "
-     "function object or a std::function instead"},
+     "cilkpp: a template instantiated with %select{a lambda's type|a type local to a function}0: its translation "
+     "cannot name that type; %select{a lambda passed from an ordinary function or a class template's member becomes a "
+     "named class, but not one in a template or a generic lambda in a member function, nor one capturing '*this' or "
+     "an array by copy: pass a named function object or a std::function instead|declare the type outside the "
+     "function}0"},
     {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},
