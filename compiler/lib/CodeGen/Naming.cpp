@@ -45,8 +45,9 @@ std::string memberScope(const FunctionDecl *FD) {
   ASTContext &Ctx = FD->getASTContext();
   // An instantiated class template's member: its definitions are explicit
   // specializations, `template <> ... Box<int>::__cilkpp_get_fast(...)`.
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(FD->getDeclContext())) {
-    std::string Name = typeQualified(Ctx, Ctx.getRecordType(Spec));
+  // So is an instantiation of a member function template.
+  if (isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()) || isMemberTemplateInstance(FD)) {
+    std::string Name = typeQualified(Ctx, Ctx.getRecordType(cast<CXXRecordDecl>(FD->getDeclContext())));
     return (StringRef(Name).starts_with("::") ? Name.substr(2) : Name) + "::";
   }
   if (FD->isOutOfLine() && FD->getQualifierLoc()) {
@@ -129,6 +130,10 @@ std::string templateArguments(const FunctionDecl *FD) {
     return "";
   }
   return fmt::format("<{}>", fmt::join(Args, ", "));
+}
+
+bool isMemberTemplateInstance(const FunctionDecl *FD) {
+  return isa<CXXMethodDecl>(FD) && FD->isTemplateInstantiation() && FD->getPrimaryTemplate();
 }
 
 std::string templateParameterAliases(const FunctionDecl *FD) {

@@ -43,6 +43,10 @@ std::string qualifiedFastName(const clang::FunctionDecl *FD);
 // "<int, 4>" for an instantiation, "<T, N>" for a function template, else "".
 std::string templateArguments(const clang::FunctionDecl *FD);
 
+// An instantiation of a member function template (whose frame and clones
+// are specializations of member templates).
+bool isMemberTemplateInstance(const clang::FunctionDecl *FD);
+
 // For an instantiation, aliases that give the template's parameters their
 // arguments, so the template's text means the instantiation inside a clone:
 // "using T = int; constexpr auto N = 4; " (marked maybe_unused).

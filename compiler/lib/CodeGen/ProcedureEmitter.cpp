@@ -48,10 +48,11 @@ std::string declareThis(ASTContext &Ctx, const FunctionDecl *FD) {
   return declareQualified(Ctx, cast<CXXMethodDecl>(FD)->getThisType(), "__this");
 }
 
-// A member of an instantiated class template is defined as an explicit
-// specialization of the member.
+// A member of an instantiated class template, or an instantiation of a
+// member function template, is defined as an explicit specialization.
 std::string explicitSpecialization(const FunctionDecl *FD) {
-  return isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()) ? "template <> " : "";
+  return isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()) || isMemberTemplateInstance(FD) ? "template <> "
+                                                                                                  : "";
 }
 
 // A member's frame is a member class, so it may name the class's private
@@ -134,10 +135,20 @@ std::string fastPrototype(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefa
 }
 
 // A member procedure's frame and clones, declared in its class; `public`, as
-// spawns of the member from anywhere call the fast clone.
+// spawns of the member from anywhere call the fast clone. A member function
+// template's are member templates with its parameters, specialised per
+// instantiation.
 static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names) {
-  return fmt::format(" public: struct {}; {}; static void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept; ",
-                     Names.Frame, fastSignature(Ctx, FD, "static ", Names.Fast, /*WithDefaults=*/true), Names.Resume);
+  std::string Head;
+  if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    Head = Lexer::getSourceText(fileRange(SM, Template->getTemplateParameters()->getSourceRange()), SM,
+                                Ctx.getLangOpts()).str() + " ";
+  }
+  return fmt::format(" public: {0}struct {1}; {0}{2}; {0}static void {3}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) "
+                     "noexcept; ",
+                     Head, Names.Frame, fastSignature(Ctx, FD, "static ", Names.Fast, /*WithDefaults=*/true),
+                     Names.Resume);
 }
 
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
@@ -248,7 +259,8 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     if (!FastBody || !ResumeBody) return false;
     AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName), frameDeclarations(Ctx, *I.Frame, I.Names));
     const std::string Fast = fastSignature(
-        Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member ? "" : templateArguments(FD)), /*WithDefaults=*/false);
+        Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD)),
+        /*WithDefaults=*/false);
     Declarations += fmt::format("template <> {};\n", Fast);
     AtEnd += lineDirective(BodyLine, FileName);
     AtEnd += fmt::format("template <> {} {}\n", Fast, *FastBody);

@@ -157,6 +157,12 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
         const std::string Suffix = "_" + std::to_string(Templates[Pattern].size());
         Names.Info += Suffix;
         Names.StackInfo += Suffix;
+        // A member function template's frame and resume clone are member
+        // templates: each instantiation's are its specializations.
+        if (isMemberTemplateInstance(FD)) {
+          Names.Frame += templateArguments(FD);
+          Names.Resume += templateArguments(FD);
+        }
       }
       Templates[Pattern].push_back({&Frame, Names});
       continue;

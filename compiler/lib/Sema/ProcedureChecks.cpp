@@ -33,7 +33,8 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
       if (P->isTemplateParameterPack() || isa<TemplateTemplateParmDecl>(P) || P->getName().empty())
         return "a member function of a variadic class template or one with template template or unnamed parameters";
   } else if (RD->isDependentContext()) {
-    return "a member function of a class template";
+    return MD->getDescribedFunctionTemplate() ? "a member function template of a class template"
+                                              : "a member function of a class template";
   }
   if (!SM.isWrittenInMainFile(SM.getExpansionLoc(RD->getBraceRange().getEnd())))
     return "a member function of a class defined in another file";
@@ -54,14 +55,19 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate(); Primary && FD->isTemplateInstantiation()) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.
-    if (isa<CXXMethodDecl>(FD)) return "a member function template";
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+      // Its clones would be member templates of a class template's
+      // specialization, specialised twice over.
+      for (const DeclContext *DC = MD->getParent(); isa<CXXRecordDecl>(DC); DC = DC->getParent())
+        if (isa<ClassTemplateSpecializationDecl>(DC)) return "a member function template of a class template";
+    }
     for (const NamedDecl *P : *Primary->getTemplateParameters()) {
       if (P->isTemplateParameterPack()) return "a variadic template";
       if (isa<TemplateTemplateParmDecl>(P)) return "a template with a template template parameter";
       if (P->getName().empty()) return "a template with unnamed template parameters";
     }
   } else if (FD->getDescribedFunctionTemplate() || FD->isDependentContext()) {
-    return isa<CXXMethodDecl>(FD) ? "a member function template" : "a function template";
+    return isa<CXXMethodDecl>(FD) ? "a member function template of a class template" : "a function template";
   } else if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
     return "an explicit specialization of a function template";
   }

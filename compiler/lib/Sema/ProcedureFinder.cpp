@@ -169,7 +169,9 @@ class Binder {
               Bound.push_back({M, &FunctionUses});
         continue;
       }
-      if (!Template || Method) {
+      // (A member function template of a class template is bound as
+      // written, and rejected.)
+      if (!Template || (Method && Method->getParent()->isDependentContext())) {
         Bound.push_back({FD, &FunctionUses});
         continue;
       }
