@@ -137,24 +137,20 @@ bool isMemberTemplateInstance(const FunctionDecl *FD) {
 }
 
 std::string templateParameterAliases(const FunctionDecl *FD) {
-  const TemplateParameterList *Params = nullptr;
-  const TemplateArgumentList *Args = nullptr;
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(FD->getDeclContext())) {
-    Params = Spec->getSpecializedTemplate()->getTemplateParameters();
-    Args = &Spec->getTemplateArgs();
-  } else if (FD->isTemplateInstantiation() && FD->getPrimaryTemplate()) {
-    Params = FD->getPrimaryTemplate()->getTemplateParameters();
-    Args = FD->getTemplateSpecializationArgs();
-  } else {
-    return "";
-  }
+  // The class template's parameters, then a member function template's own.
+  std::vector<std::pair<const TemplateParameterList *, const TemplateArgumentList *>> Lists;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(FD->getDeclContext()))
+    Lists.push_back({Spec->getSpecializedTemplate()->getTemplateParameters(), &Spec->getTemplateArgs()});
+  if (FD->isTemplateInstantiation() && FD->getPrimaryTemplate())
+    Lists.push_back({FD->getPrimaryTemplate()->getTemplateParameters(), FD->getTemplateSpecializationArgs()});
   std::string Out;
-  for (unsigned I = 0; I < Params->size() && I < Args->size(); ++I) {
-    const std::string Value = argumentText(FD->getASTContext(), Args->get(I));
-    Out += isa<TemplateTypeParmDecl>(Params->getParam(I))
-               ? fmt::format("using {} [[maybe_unused]] = {}; ", Params->getParam(I)->getName(), Value)
-               : fmt::format("[[maybe_unused]] constexpr auto {} = {}; ", Params->getParam(I)->getName(), Value);
-  }
+  for (const auto &[Params, Args] : Lists)
+    for (unsigned I = 0; I < Params->size() && I < Args->size(); ++I) {
+      const std::string Value = argumentText(FD->getASTContext(), Args->get(I));
+      Out += isa<TemplateTypeParmDecl>(Params->getParam(I))
+                 ? fmt::format("using {} [[maybe_unused]] = {}; ", Params->getParam(I)->getName(), Value)
+                 : fmt::format("[[maybe_unused]] constexpr auto {} = {}; ", Params->getParam(I)->getName(), Value);
+    }
   return Out;
 }
 

@@ -51,8 +51,10 @@ std::string declareThis(ASTContext &Ctx, const FunctionDecl *FD) {
 // A member of an instantiated class template, or an instantiation of a
 // member function template, is defined as an explicit specialization.
 std::string explicitSpecialization(const FunctionDecl *FD) {
-  return isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()) || isMemberTemplateInstance(FD) ? "template <> "
-                                                                                                  : "";
+  std::string Out;
+  if (isa<ClassTemplateSpecializationDecl>(FD->getDeclContext())) Out += "template <> ";
+  if (isMemberTemplateInstance(FD)) Out += "template <> ";
+  return Out;
 }
 
 // A member's frame is a member class, so it may name the class's private
@@ -81,8 +83,8 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   // (for a class template's member, before that instantiates it).
   if (!Member) Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
   else if (!explicitSpecialization(FD).empty())
-    Out += fmt::format("template <> void {}{}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n",
-                       Names.Scope, Names.Resume);
+    Out += fmt::format("{}void {}{}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n",
+                       explicitSpecialization(FD), Names.Scope, Names.Resume);
   if (Member) Out += "namespace {\n";
   const std::string Name = FD->getQualifiedNameAsString();
   const std::string Resume = Names.Scope + Names.Resume, FrameType = Names.Scope + Names.Frame;
@@ -261,15 +263,16 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     const std::string Fast = fastSignature(
         Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD)),
         /*WithDefaults=*/false);
-    Declarations += fmt::format("template <> {};\n", Fast);
+    const std::string Specialization = Member ? explicitSpecialization(FD) : "template <> ";
+    Declarations += fmt::format("{}{};\n", Specialization, Fast);
     AtEnd += lineDirective(BodyLine, FileName);
-    AtEnd += fmt::format("template <> {} {}\n", Fast, *FastBody);
+    AtEnd += fmt::format("{}{} {}\n", Specialization, Fast, *FastBody);
     AtEnd += lineDirective(BodyLine, FileName);
     const std::string Resume =
         fmt::format("void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame "
                     "*__base) noexcept {}",
                     I.Names.Scope, I.Names.Resume, *ResumeBody);
-    AtEnd += Member ? "template <> " + Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
+    AtEnd += Member ? Specialization + Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
   }
   // Every specialization is declared before any is defined: one
   // instantiation's clone may call another's (an overload of the member), and

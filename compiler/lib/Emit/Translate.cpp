@@ -142,10 +142,10 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   for (const FrameDescription &Frame : Frames) {
     const FunctionDecl *FD = Frame.Procedure->Definition;
     unsigned Index = Overloads[{FD->getDeclContext()->getRedeclContext(), FD->getName().str()}]++;
+    // The template's body as written (for a member function template of a
+    // class template, not the class instantiation's declaration of it).
     const FunctionDecl *Pattern = nullptr;
-    if (const FunctionTemplateDecl *Primary = FD->isTemplateInstantiation() ? FD->getPrimaryTemplate() : nullptr)
-      Pattern = Primary->getTemplatedDecl();
-    else if (isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()))
+    if (FD->isTemplateInstantiation() || isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()))
       Pattern = FD->getTemplateInstantiationPattern();
     if (Pattern) {
       if (!Templates.count(Pattern)) TemplateOrder.push_back(Pattern);

@@ -33,7 +33,7 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
       if (P->isTemplateParameterPack() || isa<TemplateTemplateParmDecl>(P) || P->getName().empty())
         return "a member function of a variadic class template or one with template template or unnamed parameters";
   } else if (RD->isDependentContext()) {
-    return MD->getDescribedFunctionTemplate() ? "a member function template of a class template"
+    return MD->getDescribedFunctionTemplate() ? "a member function template of a class nested in a class template"
                                               : "a member function of a class template";
   }
   if (!SM.isWrittenInMainFile(SM.getExpansionLoc(RD->getBraceRange().getEnd())))
@@ -56,10 +56,11 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
-      // Its clones would be member templates of a class template's
-      // specialization, specialised twice over.
-      for (const DeclContext *DC = MD->getParent(); isa<CXXRecordDecl>(DC); DC = DC->getParent())
-        if (isa<ClassTemplateSpecializationDecl>(DC)) return "a member function template of a class template";
+      // Its clones are member templates of its class, so of a class
+      // template's specialization when the class is one.
+      for (const DeclContext *DC = MD->getParent()->getParent(); isa<CXXRecordDecl>(DC); DC = DC->getParent())
+        if (isa<ClassTemplateSpecializationDecl>(DC))
+          return "a member function template of a class nested in a class template";
     }
     for (const NamedDecl *P : *Primary->getTemplateParameters()) {
       if (P->isTemplateParameterPack()) return "a variadic template";
@@ -67,7 +68,8 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
       if (P->getName().empty()) return "a template with unnamed template parameters";
     }
   } else if (FD->getDescribedFunctionTemplate() || FD->isDependentContext()) {
-    return isa<CXXMethodDecl>(FD) ? "a member function template of a class template" : "a function template";
+    return isa<CXXMethodDecl>(FD) ? "a member function template of a class nested in a class template"
+                                  : "a function template";
   } else if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
     return "an explicit specialization of a function template";
   }

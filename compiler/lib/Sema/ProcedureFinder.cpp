@@ -169,8 +169,20 @@ class Binder {
               Bound.push_back({M, &FunctionUses});
         continue;
       }
-      // (A member function template of a class template is bound as
-      // written, and rejected.)
+      if (Class && Template) {
+        // A member function template of a class template: the instantiations
+        // of its counterpart in each instantiated class.
+        for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
+          for (const Decl *D : Spec->decls())
+            if (const auto *Member = dyn_cast<FunctionTemplateDecl>(D);
+                Member && Member->getInstantiatedFromMemberTemplate() &&
+                Member->getInstantiatedFromMemberTemplate()->getCanonicalDecl() == Template->getCanonicalDecl())
+              for (const FunctionDecl *F : Member->specializations())
+                if (F->isTemplateInstantiation() && F->hasBody()) Bound.push_back({F, &FunctionUses});
+        continue;
+      }
+      // (A member function template of a nested class of a class template
+      // is bound as written, and rejected.)
       if (!Template || (Method && Method->getParent()->isDependentContext())) {
         Bound.push_back({FD, &FunctionUses});
         continue;
