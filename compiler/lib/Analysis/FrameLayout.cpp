@@ -245,6 +245,8 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
                isa<ClassTemplateSpecializationDecl>(FD->getParent())))
       diag::report(Diags, V->getLocation(), diag::NoteClosureTypeInTemplate) << (RD->isLambda() ? 0 : 1);
   }
+  // Bindings outside templates are always lowered (StatementLowering.cpp).
+  if (isa<DecompositionDecl>(V)) diag::report(Diags, V->getLocation(), diag::NoteBindingsInTemplate);
   return false;
 }
 

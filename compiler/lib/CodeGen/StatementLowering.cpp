@@ -2,6 +2,7 @@
 
 #include "CodeGen/Naming.h"
 #include "CodeGen/SourceText.h"
+#include "Support/Instantiations.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -21,6 +22,25 @@ namespace {
 struct OffsetRange {
   unsigned Begin, End;
   bool contains(unsigned Offset) const { return Begin <= Offset && Offset <= End; }
+};
+
+// The structured binding declared at a place, in one instantiation's body.
+class DecompositionAt : public RecursiveASTVisitor<DecompositionAt> {
+ public:
+  static const DecompositionDecl *find(const FunctionDecl *FD, SourceLocation Loc) {
+    DecompositionAt Finder(Loc);
+    Finder.TraverseStmt(FD->getBody());
+    return Finder.Found;
+  }
+  bool VisitDecompositionDecl(DecompositionDecl *D) {
+    if (D->getLocation() == Loc) Found = D;
+    return !Found;
+  }
+
+ private:
+  explicit DecompositionAt(SourceLocation Loc) : Loc(Loc) {}
+  SourceLocation Loc;
+  const DecompositionDecl *Found = nullptr;
 };
 
 // The statements to lower, and the bodies whose keywords are their own:
@@ -216,11 +236,7 @@ class Lowering {
   // (a reference per binding, into the object the frame holds).
   bool lowerBindings(const DeclStmt *S) {
     const auto *D = cast<DecompositionDecl>(S->getSingleDecl());
-    // In a template the bindings are known per instantiation only; such a
-    // declaration stays (and is reported if it lives across a spawn).
-    if (!fileLocations(S->getSourceRange()) || D->bindings().empty() || !D->getInit() ||
-        llvm::any_of(D->bindings(), [](const BindingDecl *B) { return !B->getBinding(); }))
-      return false;
+    if (!fileLocations(S->getSourceRange()) || D->bindings().empty() || !D->getInit()) return false;
     const SourceLocation Semi = SM.getExpansionLoc(S->getEndLoc());
     std::optional<Token> RBracket =
         Lexer::findNextToken(SM.getExpansionLoc(D->bindings().back()->getLocation()), SM, Ctx.getLangOpts());
@@ -228,40 +244,76 @@ class Lowering {
     std::string Specifiers = StringRef(text(S->getBeginLoc(), D->bindings().front()->getLocation())).rtrim().str();
     if (!StringRef(Specifiers).ends_with("[")) return false;
     Specifiers.pop_back();
-    // A temporary bound by reference is held by value instead: the frame
-    // cannot point at a temporary of the fast clone's stack.
-    if (D->getType()->isReferenceType() && D->getInit()->IgnoreImplicit()->isPRValue())
-      llvm::erase(Specifiers, '&');
     const SourceLocation Name = SM.getExpansionLoc(D->bindings().front()->getLocation());
     const std::string Object =
         fmt::format("__cilkpp_bindings_{}_{}", SM.getPresumedLineNumber(Name), SM.getSpellingColumnNumber(Name));
+    std::optional<Decomposition> Lowered = decomposition(D, Object);
+    if (!Lowered) return false;
+    // A temporary bound by reference is held by value instead: the frame
+    // cannot point at a temporary of the fast clone's stack.
+    if (Lowered->HoldsTemporary) llvm::erase(Specifiers, '&');
     std::string Bindings;
+    for (unsigned I = 0; I < Lowered->Accesses.size(); ++I)
+      Bindings += fmt::format(" auto &&{} = {};", D->bindings()[I]->getName(), Lowered->Accesses[I]);
+    Main.ReplaceText(CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), RBracket->getLocation()),
+                     fmt::format("{} {}", Specifiers, Object));
+    Main.InsertTextAfterToken(Semi, Bindings);
+    return true;
+  }
+
+  struct Decomposition {
+    std::vector<std::string> Accesses;  // the expression that reads each binding from Object
+    bool HoldsTemporary = false;        // a reference bound to a temporary
+    bool operator!=(const Decomposition &O) const {
+      return Accesses != O.Accesses || HoldsTemporary != O.HoldsTemporary;
+    }
+  };
+
+  // In a template the bindings are known per instantiation only; the
+  // lowering is the text of the template, so every instantiation in the file
+  // must decompose the same way (say, std::pair everywhere).
+  std::optional<Decomposition> decomposition(const DecompositionDecl *D, StringRef Object) const {
+    if (llvm::none_of(D->bindings(), [](const BindingDecl *B) { return !B->getBinding(); }))
+      return concreteDecomposition(D, Object);
+    const auto *Function = dyn_cast<FunctionDecl>(D->getDeclContext());
+    if (!Function) return std::nullopt;
+    std::optional<Decomposition> Common;
+    for (const FunctionDecl *Instance : instantiationsOf(Function)) {
+      const DecompositionDecl *Same = DecompositionAt::find(Instance, D->getLocation());
+      std::optional<Decomposition> This = Same ? concreteDecomposition(Same, Object) : std::nullopt;
+      if (!This || (Common && *This != *Common)) return std::nullopt;
+      Common = std::move(This);
+    }
+    return Common;
+  }
+
+  std::optional<Decomposition> concreteDecomposition(const DecompositionDecl *D, StringRef Object) const {
+    Decomposition Out;
+    Out.HoldsTemporary = D->getType()->isReferenceType() && D->getInit()->IgnoreImplicit()->isPRValue();
     unsigned Index = 0;
     for (const BindingDecl *B : D->bindings()) {
+      if (!B->getBinding()) return std::nullopt;
       std::string Access;
       if (const VarDecl *Holding = B->getHoldingVar()) {
         const auto *Get = Holding->getInit() ? dyn_cast<CallExpr>(Holding->getInit()->IgnoreImplicit()) : nullptr;
-        if (!Get) return false;
+        if (!Get) return std::nullopt;
         if (isa<CXXMemberCallExpr>(Get))
           Access = fmt::format("{}.get<{}>()", Object, Index);
         else
           Access = fmt::format("{}get<{}>({})", Get->getDirectCallee() && Get->getDirectCallee()->isInStdNamespace()
                                                     ? "::std::" : "", Index, Object);
       } else if (const auto *Member = dyn_cast_or_null<MemberExpr>(B->getBinding()->IgnoreImplicit())) {
-        if (Member->getMemberDecl()->getName().empty() || B->getBinding()->refersToBitField()) return false;
+        if (Member->getMemberDecl()->getName().empty() || B->getBinding()->refersToBitField()) return std::nullopt;
         Access = fmt::format("{}.{}", Object, Member->getMemberDecl()->getName());
       } else if (isa_and_nonnull<ArraySubscriptExpr>(B->getBinding()->IgnoreImplicit())) {
         Access = fmt::format("{}[{}]", Object, Index);
       } else {
-        return false;
+        return std::nullopt;
       }
-      Bindings += fmt::format(" auto &&{} = {};", B->getName(), Access);
+      Out.Accesses.push_back(std::move(Access));
       ++Index;
     }
-    Main.ReplaceText(CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), RBracket->getLocation()),
-                     fmt::format("{} {}", Specifiers, Object));
-    Main.InsertTextAfterToken(Semi, Bindings);
-    return true;
+    return Out;
   }
 
   // for (T i = a; U x = c; inc) BODY

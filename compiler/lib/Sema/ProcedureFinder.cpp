@@ -3,6 +3,7 @@
 #include "Sema/Jumps.h"
 #include "Sema/ParallelLoops.h"
 #include "Sema/ProcedureChecks.h"
+#include "Support/Instantiations.h"
 #include "Sema/StatementPosition.h"
 #include "Support/Diagnostics.h"
 
@@ -156,39 +157,17 @@ class Binder {
     // each with its concrete types; its uninstantiated body stays serial.
     std::vector<std::pair<const FunctionDecl *, const std::vector<KeywordUse> *>> Bound;
     for (auto &[FD, FunctionUses] : Ordered) {
-      const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate();
+      // Other templated functions (members of classes nested in class
+      // templates, friends defined in them, ...) are bound as written, and
+      // rejected.
       const auto *Method = dyn_cast<CXXMethodDecl>(FD);
-      const ClassTemplateDecl *Class = Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
-      if (Class && !Template) {
-        // A member of a class template: its instantiations in the classes
-        // instantiated in the file.
-        for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
-          for (const CXXMethodDecl *M : Spec->methods())
-            if (const FunctionDecl *From = M->getInstantiatedFromMemberFunction();
-                From && From->getCanonicalDecl() == FD->getCanonicalDecl() && M->hasBody())
-              Bound.push_back({M, &FunctionUses});
-        continue;
-      }
-      if (Class && Template) {
-        // A member function template of a class template: the instantiations
-        // of its counterpart in each instantiated class.
-        for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
-          for (const Decl *D : Spec->decls())
-            if (const auto *Member = dyn_cast<FunctionTemplateDecl>(D);
-                Member && Member->getInstantiatedFromMemberTemplate() &&
-                Member->getInstantiatedFromMemberTemplate()->getCanonicalDecl() == Template->getCanonicalDecl())
-              for (const FunctionDecl *F : Member->specializations())
-                if (F->isTemplateInstantiation() && F->hasBody()) Bound.push_back({F, &FunctionUses});
-        continue;
-      }
-      // (A member function template of a nested class of a class template
-      // is bound as written, and rejected.)
-      if (!Template || (Method && Method->getParent()->isDependentContext())) {
+      const bool OfClassTemplate = Method && Method->getParent()->getDescribedClassTemplate();
+      const bool InDependentClass = Method && Method->getParent()->isDependentContext();
+      if (!OfClassTemplate && !(FD->getDescribedFunctionTemplate() && !InDependentClass)) {
         Bound.push_back({FD, &FunctionUses});
         continue;
       }
-      for (const FunctionDecl *Spec : Template->specializations())
-        if (Spec->isTemplateInstantiation() && Spec->hasBody()) Bound.push_back({Spec, &FunctionUses});
+      for (const FunctionDecl *Instance : instantiationsOf(FD)) Bound.push_back({Instance, &FunctionUses});
     }
     // A template nothing instantiates keeps its text, as the serial elision.
     for (auto &[FD, FunctionUses] : Ordered)

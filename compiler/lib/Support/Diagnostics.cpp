@@ -43,6 +43,9 @@ constexpr Description Descriptions[NumIDs] = {
      "named class, but not one in a template or a generic lambda in a member function, nor one capturing '*this' or "
      "an array by copy: pass a named function object or a std::function instead|declare the type outside the "
      "function}0"},
+    {clang::DiagnosticsEngine::Note,
+     "cilkpp: structured bindings in a template live across a spawn or sync only when every instantiation in the "
+     "file decomposes the same way (all with get<I>, or all into the same data members)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},

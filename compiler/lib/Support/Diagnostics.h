@@ -23,6 +23,7 @@ enum ID {
   LiveVariableUnsupported,
   NoteContinuationPoint,
   NoteClosureTypeInTemplate,
+  NoteBindingsInTemplate,
   ReturnTypeUnsupported,
   LambdaCapturesFrameVariable,
   CfgUnavailable,
