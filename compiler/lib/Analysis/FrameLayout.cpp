@@ -239,11 +239,13 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
   // Instantiations are translated as explicit specializations, which must
   // spell every type in them.
-  if (const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl(); RD && RD->getParentFunctionOrMethod()) {
+  if (const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+      RD && (RD->getParentFunctionOrMethod() || RD->isLambda())) {
     const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
     if (FD && (FD->isTemplateInstantiation() || FD->getParent()->isDependentContext() ||
                isa<ClassTemplateSpecializationDecl>(FD->getParent())))
-      diag::report(Diags, V->getLocation(), diag::NoteClosureTypeInTemplate) << (RD->isLambda() ? 0 : 1);
+      diag::report(Diags, V->getLocation(), diag::NoteClosureTypeInTemplate)
+          << (!RD->isLambda() ? 1 : RD->getParentFunctionOrMethod() ? 0 : 2);
   }
   // Bindings outside templates are always lowered (StatementLowering.cpp).
   if (isa<DecompositionDecl>(V)) diag::report(Diags, V->getLocation(), diag::NoteBindingsInTemplate);

@@ -1,6 +1,7 @@
 #include "CodeGen/Naming.h"
 
 #include "Analysis/FrameDescription.h"
+#include "Support/Nameable.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -10,6 +11,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
+
+#include <optional>
 
 using namespace clang;
 
@@ -180,9 +183,38 @@ static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   return TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
 }
 
-std::string typeQualified(ASTContext &Ctx, QualType T) { return print(Ctx, fullyQualified(Ctx, T), ""); }
+// A namespace-scope lambda's closure type, possibly cv-qualified and
+// referenced, spelled through its variable: `const decltype(::by_key) &f`.
+static std::optional<std::string> namedClosure(ASTContext &Ctx, QualType T, StringRef Name) {
+  std::string Reference;
+  if (const auto *R = T->getAs<ReferenceType>()) {
+    Reference = isa<RValueReferenceType>(R) ? "&&" : "&";
+    T = R->getPointeeType();
+  }
+  const auto *RD = T->getAsCXXRecordDecl();
+  const VarDecl *V = RD && RD->isLambda() ? closureVariable(RD) : nullptr;
+  if (!V) return std::nullopt;
+  std::string Scope;
+  for (const DeclContext *DC = V->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
+      Scope = NS->getName().str() + "::" + Scope;
+  // (The variable may be const: `const auto by_key = [](...) {...};`.)
+  std::string Named = fmt::format("decltype(::{}{})", Scope, V->getName());
+  if (V->getType().hasQualifiers()) Named = fmt::format("::std::remove_cv_t<{}>", Named);
+  std::string Out = fmt::format("{}{}{}", T.isConstQualified() ? "const " : "", T.isVolatileQualified() ? "volatile " : "",
+                                Named);
+  if (!Reference.empty()) Out = fmt::format("{} {}", Out, Reference);
+  if (!Name.empty()) Out = fmt::format("{}{}{}", Out, Reference.empty() ? " " : "", Name);
+  return Out;
+}
+
+std::string typeQualified(ASTContext &Ctx, QualType T) {
+  if (std::optional<std::string> Closure = namedClosure(Ctx, T, "")) return *Closure;
+  return print(Ctx, fullyQualified(Ctx, T), "");
+}
 
 std::string declareQualified(ASTContext &Ctx, QualType T, StringRef Name) {
+  if (std::optional<std::string> Closure = namedClosure(Ctx, T, Name)) return *Closure;
   return print(Ctx, fullyQualified(Ctx, T), Name);
 }
 

@@ -38,11 +38,12 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: variable '%0' of type %1 is live across a %2; not supported yet"},
     {clang::DiagnosticsEngine::Note, "cilkpp: %0 here"},
     {clang::DiagnosticsEngine::Note,
-     "cilkpp: a template instantiated with %select{a lambda's type|a type local to a function}0: its translation "
-     "cannot name that type; %select{a lambda passed from an ordinary function or a class template's member becomes a "
-     "named class, but not one in a template or a generic lambda in a member function, nor one capturing '*this' or "
-     "an array by copy: pass a named function object or a std::function instead|declare the type outside the "
-     "function}0"},
+     "cilkpp: a template instantiated with %select{a lambda's type|a type local to a function|the type of a lambda "
+     "at namespace scope}0: its translation cannot name that type; %select{a lambda passed from a function becomes a "
+     "named class, but not one in a member function template or a generic lambda in a member function, nor one "
+     "capturing '*this' or an array by copy: pass a named function object or a std::function instead|declare the "
+     "type outside the function|from C++20 on it is named through its variable (-std=c++20), or pass a named "
+     "function object}0"},
     {clang::DiagnosticsEngine::Note,
      "cilkpp: structured bindings in a template live across a spawn or sync only when every instantiation in the "
      "file decomposes the same way (all with get<I>, or all into the same data members)"},

@@ -6,7 +6,19 @@ using namespace clang;
 
 namespace cilkpp {
 
-bool isNameableOutsideFunction(QualType T) {
+const VarDecl *closureVariable(const CXXRecordDecl *Closure) {
+  // A lambda outside functions belongs to the namespace around it. Frames
+  // default-construct and assign what they hold, which a closure type
+  // allows from C++20 on (it cannot capture there).
+  const DeclContext *DC = Closure->getDeclContext();
+  if (!DC->isFileContext() || !Closure->getASTContext().getLangOpts().CPlusPlus20) return nullptr;
+  for (const Decl *D : DC->decls())
+    if (const auto *V = dyn_cast<VarDecl>(D); V && !V->isTemplated() && V->getType()->getAsCXXRecordDecl() == Closure)
+      return V;
+  return nullptr;
+}
+
+static bool isNameable(QualType T, bool InTemplateArgument) {
   while (true) {
     T = T.getCanonicalType();
     if (const auto *PT = T->getAs<PointerType>()) { T = PT->getPointeeType(); continue; }
@@ -17,12 +29,15 @@ bool isNameableOutsideFunction(QualType T) {
   const TagDecl *TD = T->getAsTagDecl();
   if (!TD) return true;
   if (TD->getParentFunctionOrMethod()) return false;
-  if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->isLambda()) return false;
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->isLambda())
+    return !InTemplateArgument && closureVariable(RD);
   // std::vector<Local> is as local as Local.
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(TD))
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
-      if (Arg.getKind() == TemplateArgument::Type && !isNameableOutsideFunction(Arg.getAsType())) return false;
+      if (Arg.getKind() == TemplateArgument::Type && !isNameable(Arg.getAsType(), true)) return false;
   return TD->getIdentifier() || TD->getTypedefNameForAnonDecl();
 }
+
+bool isNameableOutsideFunction(QualType T) { return isNameable(T, false); }
 
 }  // namespace cilkpp

@@ -2,12 +2,20 @@
 // bodies), so every type they mention must be nameable there.
 #pragma once
 
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Type.h"
 
 namespace cilkpp {
 
 // False for types declared inside a function (local classes, enums,
-// closure types), and pointers and arrays of them.
+// closure types), and pointers and arrays of them. A lambda's closure type
+// is nameable only as a namespace-scope variable's type (below), and not
+// inside a template argument.
 bool isNameableOutsideFunction(clang::QualType T);
+
+// The namespace-scope variable a lambda initializes (`auto by_key = [](...)
+// {...};`), through which `decltype` names its closure type; else null.
+const clang::VarDecl *closureVariable(const clang::CXXRecordDecl *Closure);
 
 }  // namespace cilkpp
