@@ -1,5 +1,7 @@
 #include "CodeGen/BodyOutlining.h"
 
+#include "Analysis/TemplateArguments.h"
+
 #include "CodeGen/Naming.h"
 #include "CodeGen/OutlinedTemplates.h"
 #include "CodeGen/SourceText.h"
@@ -15,7 +17,6 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <fmt/format.h>
@@ -228,7 +229,7 @@ class Outliner {
  public:
   Outliner(ASTContext &Ctx, Rewriter &Main, StringRef FileName)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main), FileName(FileName),
-        Buffer(SM.getBufferData(SM.getMainFileID())) {}
+        Names(SM.getBufferData(SM.getMainFileID())) {}
 
   // Moves the region's body out; false (and nothing rewritten) when it
   // cannot move. With AsClosure, the lambda itself becomes an object of a
@@ -608,13 +609,9 @@ class Outliner {
     const SourceLocation At =
         R.Lambda ? R.Lambda->getBeginLoc() : R.Loop ? R.Loop->KeywordLoc : R.Handler->getCatchLoc();
     if (Kind.empty()) Kind = R.Lambda ? "lambda" : R.Loop ? "loop_body" : "handler";
-    const std::string Base =
-        fmt::format("__cilkpp_{}_{}", Kind, SM.getPresumedLineNumber(SM.getExpansionLoc(At)));
-    std::string Name = Base;
-    for (unsigned K = 2; Buffer.contains(Name) || Used.contains(Name); ++K) Name = fmt::format("{}_{}", Base, K);
-    Used.insert(Name);
-    return Name;
+    return Names.take(fmt::format("__cilkpp_{}_{}", Kind, SM.getPresumedLineNumber(SM.getExpansionLoc(At))));
   }
+
 
   static const char *accessName(AccessSpecifier A) {
     switch (A) {
@@ -628,8 +625,7 @@ class Outliner {
   const SourceManager &SM;
   Rewriter &Main;
   StringRef FileName;
-  StringRef Buffer;
-  llvm::StringSet<> Used;
+  FreshNames Names;
 };
 
 // Lambdas held in locals (`auto f = [&] { ... };`), with the local.
@@ -642,58 +638,6 @@ class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
     return true;
   }
   std::vector<std::pair<const VarDecl *, const LambdaExpr *>> Found;
-};
-
-// Lambdas whose closure type is a template argument (or part of one:
-// `std::pair<int, L>`) of an instantiation of a template that spawns. The
-// instantiation's translation is an explicit specialization that must name
-// its arguments, and a closure type has no name.
-class LambdaTemplateArguments : public RecursiveASTVisitor<LambdaTemplateArguments> {
- public:
-  LambdaTemplateArguments(const SourceManager &SM, ArrayRef<KeywordUse> Uses) : SM(SM), Uses(Uses) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
-    if (!Pattern || !Pattern->hasBody() || !holdsKeyword(Pattern->getBody()->getSourceRange())) return true;
-    if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs()) collect(Args->asArray());
-    for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
-      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(DC)) collect(Spec->getTemplateArgs().asArray());
-    return true;
-  }
-
-  llvm::SetVector<const CXXRecordDecl *> Closures;
-
- private:
-  bool holdsKeyword(SourceRange R) const {
-    const SourceLocation B = SM.getExpansionLoc(R.getBegin()), E = SM.getExpansionLoc(R.getEnd());
-    if (!SM.isWrittenInMainFile(B) || !SM.isWrittenInMainFile(E)) return false;
-    const unsigned Begin = SM.getFileOffset(B), End = SM.getFileOffset(E);
-    return llvm::any_of(Uses, [&](const KeywordUse &U) {
-      const unsigned At = SM.getFileOffset(U.Loc);
-      return U.Kind != KeywordKind::Cilk && Begin < At && At < End;
-    });
-  }
-
-  void collect(ArrayRef<TemplateArgument> Args) {
-    for (const TemplateArgument &Arg : Args) {
-      if (Arg.getKind() == TemplateArgument::Pack) collect(Arg.getPackAsArray());
-      if (Arg.getKind() == TemplateArgument::Type) collect(Arg.getAsType());
-    }
-  }
-
-  void collect(QualType T) {
-    T = T.getCanonicalType();
-    while (T->isPointerType() || T->isReferenceType() || T->isArrayType())
-      T = T->isArrayType() ? QualType(T->getArrayElementTypeNoTypeQual(), 0) : T->getPointeeType();
-    const auto *RD = T->getAsCXXRecordDecl();
-    if (!RD) return;
-    if (RD->isLambda()) Closures.insert(RD);
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) collect(Spec->getTemplateArgs().asArray());
-  }
-
-  const SourceManager &SM;
-  ArrayRef<KeywordUse> Uses;
 };
 
 // A local's scope holds a continuation point of the body that declares it
@@ -751,9 +695,7 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
     if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
   }
   // Lambdas passed to templates that spawn become named closures.
-  LambdaTemplateArguments Arguments(SM, Uses);
-  Arguments.TraverseDecl(Ctx.getTranslationUnitDecl());
-  for (const CXXRecordDecl *Closure : Arguments.Closures) {
+  for (const CXXRecordDecl *Closure : unnamedTemplateArguments(Ctx, Uses).Closures) {
     // (A lambda in a class template's member has a closure type per
     // instantiation, each at the lambda's place.)
     auto It = llvm::find_if(Regions, [&](const Region &R) {

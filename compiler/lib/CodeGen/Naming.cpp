@@ -68,6 +68,13 @@ std::string memberScope(const FunctionDecl *FD) {
 
 }  // namespace
 
+std::string FreshNames::take(const std::string &Base) {
+  std::string Name = Base;
+  for (unsigned K = 2; FileText.contains(Name) || Used.contains(Name); ++K) Name = fmt::format("{}_{}", Base, K);
+  Used.insert(Name);
+  return Name;
+}
+
 unsigned memberTemplateOverloadIndex(const FunctionDecl *Pattern) {
   unsigned Index = 0;
   for (const Decl *D : cast<CXXRecordDecl>(Pattern->getDeclContext())->decls()) {

@@ -3,12 +3,26 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 
 namespace cilkpp {
 
 struct FrameField;
+
+// Names for declarations a rewriting round adds to the file: Base, else
+// Base_2, Base_3, ..., whichever the file's text does not contain and this
+// round has not given out.
+class FreshNames {
+ public:
+  explicit FreshNames(llvm::StringRef FileText) : FileText(FileText) {}
+  std::string take(const std::string &Base);
+
+ private:
+  llvm::StringRef FileText;
+  llvm::StringSet<> Used;
+};
 
 struct ProcedureNames {
   std::string Frame;   // the frame struct

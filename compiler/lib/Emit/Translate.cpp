@@ -8,6 +8,7 @@
 #include "Analysis/FrameLayout.h"
 #include "Analysis/OutstandingReads.h"
 #include "CodeGen/BodyOutlining.h"
+#include "CodeGen/LocalTypeHoisting.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
 #include "CodeGen/StatementLowering.h"
@@ -197,6 +198,7 @@ class TranslationConsumer : public ASTConsumer {
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
       Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath);
+      if (!Result.Outlined) Result.Outlined = hoistLocalTemplateArguments(Ctx, Uses, Options.InputPath);
       Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
       if (Result.Outlined) return;
     }

@@ -1,0 +1,125 @@
+#include "CodeGen/LocalTypeHoisting.h"
+
+#include "Analysis/TemplateArguments.h"
+#include "CodeGen/Naming.h"
+#include "CodeGen/SourceText.h"
+#include "Support/SourceRanges.h"
+
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// Does a definition name anything declared in its function outside itself
+// (a variable, another local type or alias, an enumerator, a using-declaration)?
+class LocalNames : public RecursiveASTVisitor<LocalNames> {
+ public:
+  LocalNames(const SourceManager &SM, CharSourceRange Definition) : SM(SM), Definition(Definition) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) { return check(E->getDecl()); }
+  bool VisitTagTypeLoc(TagTypeLoc TL) { return check(TL.getDecl()); }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) { return check(TL.getTypedefNameDecl()); }
+  bool VisitUsingTypeLoc(UsingTypeLoc TL) { return check(TL.getFoundDecl()); }
+  bool Found = false;
+
+ private:
+  bool check(const Decl *D) {
+    if (!D || !D->getParentFunctionOrMethod() || inside(D)) return true;
+    Found = true;
+    return false;
+  }
+  bool inside(const Decl *D) const {
+    const SourceLocation L = SM.getExpansionLoc(D->getLocation());
+    return SM.isWrittenInMainFile(L) && !SM.isBeforeInTranslationUnit(L, Definition.getBegin()) &&
+           SM.isBeforeInTranslationUnit(L, Definition.getEnd());
+  }
+  const SourceManager &SM;
+  CharSourceRange Definition;
+};
+
+// Using-directives and namespace aliases in a function change what the
+// names in a definition mean there; it stays put.
+class ScopeChanges : public RecursiveASTVisitor<ScopeChanges> {
+ public:
+  bool VisitUsingDirectiveDecl(UsingDirectiveDecl *) { return found(); }
+  bool VisitUsingDecl(UsingDecl *) { return found(); }
+  bool VisitNamespaceAliasDecl(NamespaceAliasDecl *) { return found(); }
+  bool Found = false;
+
+ private:
+  bool found() {
+    Found = true;
+    return false;
+  }
+};
+
+class Hoister {
+ public:
+  Hoister(ASTContext &Ctx, Rewriter &Main, StringRef FileName)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main), FileName(FileName),
+        Names(SM.getBufferData(SM.getMainFileID())) {}
+
+  bool hoist(const TagDecl *TD) {
+    const auto *Host = dyn_cast<FunctionDecl>(TD->getDeclContext());
+    if (!Host || isa<CXXMethodDecl>(Host) || Host->isTemplated() || !Host->hasBody()) return false;
+    if (!Host->getLexicalDeclContext()->isFileContext() || Host->getLexicalDeclContext() != Host->getDeclContext())
+      return false;
+    if (!TD->isCompleteDefinition() || !TD->getIdentifier()) return false;
+    if (const auto *Enum = dyn_cast<EnumDecl>(TD); Enum && !Enum->isScoped()) return false;  // its enumerators
+    auto Parents = Ctx.getParents(*TD);
+    const auto *Statement = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+    if (!Statement || !Statement->isSingleDecl()) return false;
+    const SourceRange R = Statement->getSourceRange();
+    if (R.getBegin().isMacroID() || R.getEnd().isMacroID() || !SM.isWrittenInMainFile(R.getBegin())) return false;
+    const CharSourceRange Definition = fileRange(SM, TD->getSourceRange());
+    LocalNames Local(SM, Definition);
+    Local.TraverseDecl(const_cast<TagDecl *>(TD));
+    ScopeChanges Changes;
+    Changes.TraverseStmt(Host->getBody());
+    if (Local.Found || Changes.Found) return false;
+
+    const std::string Namespace =
+        Names.take(fmt::format("__cilkpp_local_{}", SM.getPresumedLineNumber(SM.getExpansionLoc(TD->getLocation()))));
+    const SourceLocation Begin = SM.getExpansionLoc(Host->getOuterLocStart());
+    const SourceLocation At = SM.getExpansionLoc(TD->getBeginLoc());
+    const std::string Text = Lexer::getSourceText(Definition, SM, Ctx.getLangOpts()).str();
+    Main.InsertTextBefore(Begin, fmt::format("\nnamespace {} {{\n{}{}{};\n}}\n{}{}", Namespace,
+                                             lineDirective(SM.getPresumedLineNumber(At), FileName),
+                                             std::string(SM.getSpellingColumnNumber(At) - 1, ' '), Text,
+                                             lineDirective(SM.getPresumedLineNumber(Begin), FileName),
+                                             std::string(SM.getSpellingColumnNumber(Begin) - 1, ' ')));
+    const CharSourceRange Replaced = statementRange(Ctx, Statement);
+    const std::string Lines(llvm::count(Lexer::getSourceText(Replaced, SM, Ctx.getLangOpts()), '\n'), '\n');
+    Main.ReplaceText(Replaced, fmt::format("using {}::{};{}", Namespace, TD->getName(), Lines));
+    return true;
+  }
+
+ private:
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  Rewriter &Main;
+  StringRef FileName;
+  FreshNames Names;
+};
+
+}  // namespace
+
+std::optional<std::string> hoistLocalTemplateArguments(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, StringRef FileName) {
+  const UnnamedTemplateArguments Found = unnamedTemplateArguments(Ctx, Uses);
+  if (Found.LocalTypes.empty()) return std::nullopt;
+  Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
+  Hoister H(Ctx, Main, FileName);
+  bool Moved = false;
+  for (const TagDecl *TD : Found.LocalTypes) Moved |= H.hoist(TD);
+  if (!Moved) return std::nullopt;
+  const RewriteBuffer *Edited = Main.getRewriteBufferFor(Ctx.getSourceManager().getMainFileID());
+  return std::string(Edited->begin(), Edited->end());
+}
+
+}  // namespace cilkpp
