@@ -41,8 +41,15 @@ class ValueReturns : public RecursiveASTVisitor<ValueReturns> {
 std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const FunctionDecl *Host, const LambdaExpr *Lambda) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<std::string> Params, Arguments;
+  const auto *Method = dyn_cast<CXXMethodDecl>(Host);
   if (const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate()) {
-    if (isa<CXXMethodDecl>(Host) || Host->getDeclContext()->isDependentContext()) return std::nullopt;
+    // A member function template's body becomes another member function
+    // template; in a class template, only from a definition in the class
+    // (outside it the head would be two heads).
+    if (Host->getDeclContext()->isDependentContext() &&
+        (!Method || Method->isOutOfLine() || !Method->getParent()->getDescribedClassTemplate() ||
+         Method->getParent()->getDeclContext()->isDependentContext()))
+      return std::nullopt;
     const TemplateParameterList *List = Template->getTemplateParameters();
     if (List->getRequiresClause() || List->hasParameterPack()) return std::nullopt;
     for (const NamedDecl *P : *List) {
@@ -55,15 +62,11 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
   } else if (Host->isTemplated()) {
     // A member function of a class template, defined in the class: the body
     // becomes another member, in the scope of the class's parameters.
-    const auto *Method = dyn_cast<CXXMethodDecl>(Host);
     if (!Method || Method->isOutOfLine() || !Method->getParent()->getDescribedClassTemplate() ||
         Method->getParent()->getDeclContext()->isDependentContext())
       return std::nullopt;
   }
   if (Lambda && Lambda->isGenericLambda()) {
-    // In a member function the body would become a member function
-    // template, which cannot be a cilk procedure yet.
-    if (isa<CXXMethodDecl>(Host)) return std::nullopt;
     for (const NamedDecl *P : *Lambda->getTemplateParameterList()) {
       const auto *Invented = dyn_cast<TemplateTypeParmDecl>(P);
       if (!Invented || !Invented->isImplicit() || Invented->isParameterPack()) return std::nullopt;

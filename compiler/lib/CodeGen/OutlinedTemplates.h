@@ -25,12 +25,12 @@ struct OutlinedTemplate {
 
 // nullopt when the body cannot move as a template: a host template with a
 // parameter pack, a default argument (its prototype would repeat it) or a
-// requires-clause, a member function template, a member of a class
-// template defined outside its class or nested in another template, a
-// lambda with an explicit template parameter list or an `auto...` pack, a
-// generic lambda in a member function (its body would be a member function
-// template). A
-// member of a class template defined in its class needs no head of its own.
+// requires-clause, a member function template of a class template defined
+// outside its class, a member of a class template defined outside its class
+// or nested in another template, a lambda with an explicit template
+// parameter list or an `auto...` pack. A member function template's body
+// becomes a member function template with the host's parameters; a member
+// of a class template defined in its class needs no head of its own.
 // Lambda is null for a cilk_for body.
 std::optional<OutlinedTemplate> outlinedTemplate(clang::ASTContext &Ctx, const clang::FunctionDecl *Host,
                                                  const clang::LambdaExpr *Lambda);
