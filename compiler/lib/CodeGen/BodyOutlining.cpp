@@ -262,8 +262,10 @@ class Outliner {
       QualType Result = Op->getReturnType();
       if (Result->isUndeducedType() || (Result->isDependentType() && Result->getContainedDeducedType())) {
         // In a template or a generic lambda, deduced per instantiation; a
-        // cilk procedure's result type must be written.
+        // cilk procedure's result type must be written: the one every
+        // instantiation deduces, or void.
         if (!Spawns) ReturnType = "auto";
+        else if (std::optional<std::string> Common = commonDeducedResult(Ctx, Host, *R.Lambda)) ReturnType = *Common;
         else if (!returnsNoValue(*R.Lambda)) return false;
       } else {
         if (!isNameableOutsideFunction(Result)) return false;

@@ -1,5 +1,8 @@
 #include "CodeGen/OutlinedTemplates.h"
 
+#include "CodeGen/Naming.h"
+#include "Support/Instantiations.h"
+#include "Support/Nameable.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -34,6 +37,20 @@ class ValueReturns : public RecursiveASTVisitor<ValueReturns> {
     return !Found;
   }
   bool Found = false;
+};
+
+// The lambdas written at a place, in one instantiation of their function.
+class LambdasAt : public RecursiveASTVisitor<LambdasAt> {
+ public:
+  explicit LambdasAt(SourceLocation Loc) : Loc(Loc) {}
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    if (L->getBeginLoc() == Loc) Found.push_back(L);
+    return true;
+  }
+  std::vector<const LambdaExpr *> Found;
+
+ private:
+  SourceLocation Loc;
 };
 
 }  // namespace
@@ -110,6 +127,43 @@ bool returnsNoValue(const LambdaExpr &Lambda) {
   ValueReturns Returns;
   Returns.TraverseStmt(Lambda.getBody());
   return !Returns.Found;
+}
+
+}  // namespace cilkpp
+
+namespace cilkpp {
+
+std::optional<std::string> commonDeducedResult(ASTContext &Ctx, const FunctionDecl *Host, const LambdaExpr &Lambda) {
+  // The lambda itself where its function is not a template, else its
+  // counterpart in each instantiation of the function.
+  std::vector<const LambdaExpr *> Lambdas;
+  if (!Host->isTemplated()) {
+    Lambdas.push_back(&Lambda);
+  } else {
+    for (const FunctionDecl *Instance : instantiationsOf(Host)) {
+      LambdasAt Finder(Lambda.getBeginLoc());
+      Finder.TraverseStmt(Instance->getBody());
+      Lambdas.insert(Lambdas.end(), Finder.Found.begin(), Finder.Found.end());
+    }
+  }
+  // A generic lambda's call operators are the specializations of its
+  // operator template.
+  std::vector<const FunctionDecl *> Operators;
+  for (const LambdaExpr *L : Lambdas) {
+    if (const FunctionTemplateDecl *Template = L->getDependentCallOperator())
+      Operators.insert(Operators.end(), Template->specializations().begin(), Template->specializations().end());
+    else
+      Operators.push_back(L->getCallOperator());
+  }
+  std::optional<std::string> Common;
+  for (const FunctionDecl *Op : Operators) {
+    const QualType Result = Op->getReturnType();
+    if (Result->isUndeducedType() || Result->isDependentType() || !isNameableOutsideFunction(Result)) return std::nullopt;
+    const std::string Text = typeQualified(Ctx, Result);
+    if (Common && *Common != Text) return std::nullopt;
+    Common = Text;
+  }
+  return Common;
 }
 
 }  // namespace cilkpp

@@ -48,4 +48,11 @@ std::string forwardDependent(llvm::StringRef Name);
 // its deduced return type is void even before an instantiation deduces it.
 bool returnsNoValue(const clang::LambdaExpr &Lambda);
 
+// A result type the lambda (in a template, or generic) deduces, when every
+// instantiation of it in the file deduces the same one and it can be named
+// outside the function: `long` for `[&](auto i) { ...; return a + b; }`
+// called with ints and longs. nullopt otherwise.
+std::optional<std::string> commonDeducedResult(clang::ASTContext &Ctx, const clang::FunctionDecl *Host,
+                                               const clang::LambdaExpr &Lambda);
+
 }  // namespace cilkpp

@@ -19,8 +19,8 @@ constexpr Description Descriptions[NumIDs] = {
      "cilkpp: '%0' inside this lambda runs serially: a lambda outside a function body; in a member of a class "
      "template defined outside its class, or in a function template with a parameter pack, a default template "
      "argument or a requires-clause; with an explicit template parameter list, an 'auto...' parameter, or a result "
-     "type deduced in a template; or one that uses a type or name local to its function, does not become a cilk "
-     "procedure in this version (its calls still complete before it returns)"},
+     "type its instantiations deduce differently; or one that uses a type or name local to its function, does not "
+     "become a cilk procedure in this version (its calls still complete before it returns)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: 'cilk' may only be applied to a function declaration"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a function call"},
     {clang::DiagnosticsEngine::Error, "cilkpp: spawning %0 is not supported yet"},
