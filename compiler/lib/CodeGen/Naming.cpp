@@ -135,7 +135,13 @@ std::string templateArguments(const FunctionDecl *FD) {
           FD->isTemplateInstantiation() && FD->getPrimaryTemplate() ? FD->getTemplateSpecializationArgs() : nullptr) {
     for (const TemplateArgument &Arg : List->asArray()) Args.push_back(argumentText(FD->getASTContext(), Arg));
   } else if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
-    for (const NamedDecl *P : *Template->getTemplateParameters()) Args.push_back(P->getName().str());
+    // The template's own parameters, up to an unnamed one (typically a
+    // trailing `class = std::enable_if_t<...>`), which its default or
+    // deduction supplies as it did for the template.
+    for (const NamedDecl *P : *Template->getTemplateParameters()) {
+      if (P->getName().empty()) break;
+      Args.push_back(P->getName().str());
+    }
   } else {
     return "";
   }
@@ -156,6 +162,7 @@ std::string templateParameterAliases(const FunctionDecl *FD) {
   std::string Out;
   for (const auto &[Params, Args] : Lists)
     for (unsigned I = 0; I < Params->size() && I < Args->size(); ++I) {
+      if (Params->getParam(I)->getName().empty()) continue;  // the body cannot name it
       const std::string Value = argumentText(FD->getASTContext(), Args->get(I));
       Out += isa<TemplateTypeParmDecl>(Params->getParam(I))
                  ? fmt::format("using {} [[maybe_unused]] = {}; ", Params->getParam(I)->getName(), Value)

@@ -65,7 +65,6 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
     for (const NamedDecl *P : *Primary->getTemplateParameters()) {
       if (P->isTemplateParameterPack()) return "a variadic template";
       if (isa<TemplateTemplateParmDecl>(P)) return "a template with a template template parameter";
-      if (P->getName().empty()) return "a template with unnamed template parameters";
     }
   } else if (FD->getDescribedFunctionTemplate() || FD->isDependentContext()) {
     return isa<CXXMethodDecl>(FD) ? "a member function template of a class nested in a class template"
