@@ -107,11 +107,18 @@ ProcedureNames namesFor(const FunctionDecl *FD, unsigned OverloadIndex) {
           "__cilkpp_" + Unique + "_resume", "__cilkpp_" + Name + "_fast", Scope};
 }
 
+std::string classInScope(ASTContext &Ctx, const CXXRecordDecl *RD) {
+  // In a class template, or a class nested in one, the generated text that
+  // names the class is inside it (its members' declarations and bodies),
+  // where its injected name means the current instantiation; spelled out it
+  // could name unnamed parameters.
+  if (RD->isDependentContext()) return RD->getName().str();
+  return typeQualified(Ctx, Ctx.getRecordType(RD));
+}
+
 std::string qualifiedFastName(const FunctionDecl *FD) {
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
-    ASTContext &Ctx = FD->getASTContext();
-    return typeQualified(Ctx, Ctx.getRecordType(MD->getParent())) + "::" + namesFor(FD, 0).Fast + templateArguments(FD);
-  }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return classInScope(FD->getASTContext(), MD->getParent()) + "::" + namesFor(FD, 0).Fast + templateArguments(FD);
   std::string Scope;
   for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent()) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())

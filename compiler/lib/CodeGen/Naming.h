@@ -57,6 +57,10 @@ std::string qualifiedFastName(const clang::FunctionDecl *FD);
 // "<int, 4>" for an instantiation, "<T, N>" for a function template, else "".
 std::string templateArguments(const clang::FunctionDecl *FD);
 
+// The class as generated code inside it names it: its injected name in a
+// class template, else its fully qualified name.
+std::string classInScope(clang::ASTContext &Ctx, const clang::CXXRecordDecl *RD);
+
 // An instantiation of a member function template (whose frame and clones
 // are specializations of member templates).
 bool isMemberTemplateInstance(const clang::FunctionDecl *FD);

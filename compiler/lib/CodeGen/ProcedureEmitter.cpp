@@ -45,7 +45,10 @@ std::string exceptionState(const FrameDescription &Frame) {
 
 // `const C *__this` for a const member of C.
 std::string declareThis(ASTContext &Ctx, const FunctionDecl *FD) {
-  return declareQualified(Ctx, cast<CXXMethodDecl>(FD)->getThisType(), "__this");
+  const auto *MD = cast<CXXMethodDecl>(FD);
+  if (MD->getParent()->isDependentContext())
+    return fmt::format("{}{} *__this", MD->isConst() ? "const " : "", classInScope(Ctx, MD->getParent()));
+  return declareQualified(Ctx, MD->getThisType(), "__this");
 }
 
 // A member of an instantiated class template, or an instantiation of a

@@ -30,8 +30,8 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
     if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation || !isa<NamespaceDecl, TranslationUnitDecl>(RD->getDeclContext()))
       return "a member function of a class template specialization";
     for (const NamedDecl *P : *Spec->getSpecializedTemplate()->getTemplateParameters())
-      if (P->isTemplateParameterPack() || isa<TemplateTemplateParmDecl>(P) || P->getName().empty())
-        return "a member function of a variadic class template or one with template template or unnamed parameters";
+      if (P->isTemplateParameterPack() || isa<TemplateTemplateParmDecl>(P))
+        return "a member function of a variadic class template or one with template template parameters";
   } else if (RD->isDependentContext()) {
     return MD->getDescribedFunctionTemplate() ? "a member function template of a class nested in a class template"
                                               : "a member function of a class template";
