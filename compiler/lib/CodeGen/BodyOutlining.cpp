@@ -244,10 +244,11 @@ class Outliner {
     if (!Template) return false;
     // A named closure is a plain class. For a lambda that does not spawn,
     // a generic one's gets a member template operator(), and one in a
-    // function template is a class template with the host's parameters.
+    // function template (a member function template too) is a class
+    // template with the host's parameters.
     const bool GenericClosure = AsClosure && R.Lambda->isGenericLambda() && !Spawns && !Host->isTemplated();
     const bool TemplateClosure = AsClosure && !R.Lambda->isGenericLambda() && !Spawns &&
-                                 Host->getDescribedFunctionTemplate() && !isa<CXXMethodDecl>(Host);
+                                 Host->getDescribedFunctionTemplate();
     if (AsClosure && !Template->empty() && !GenericClosure && !TemplateClosure) return false;
     OuterUses Uses(SM, R);
     Uses.TraverseStmt(const_cast<Stmt *>(R.body()));
@@ -347,7 +348,8 @@ class Outliner {
       // host's own definition is.
       Main.InsertTextBefore(SM.getExpansionLoc(Method->getParent()->getBraceRange().getEnd()),
                             fmt::format(" private: {}{}{}; {}", Template->Head, Instance ? "" : "static ", Signature,
-                                        AsClosure ? "public: struct " + ClosureName + "; " : ""));
+                                        AsClosure ? fmt::format("public: {}struct {}; ", TemplateClosure ? Template->Head : "", ClosureName)
+                                                  : ""));
       Definition += fmt::format("{}{} {}{}({}){}{}\n", Template->Head, ReturnType, Qualifier, Name, ParamList,
                                 Qualifiers, PlacedBody);
       if (Closure) Definition += *Closure + "\n";
