@@ -64,6 +64,16 @@ struct FrameDescription {
   // the exception (exceptions.h).
   std::vector<bool> SpawnMayThrow;
 
+  // Spawns whose variable has another scalar type than the callee's result
+  // (`int n = spawn count(...)`, count returning long): the child delivers
+  // into a frame field of the result's type, converted into the variable
+  // right away on the fast path, else at the next sync of the resume clone.
+  struct ConvertedResult {
+    unsigned Spawn;
+    clang::QualType Type;  // the callee's result type
+  };
+  std::vector<ConvertedResult> ConvertedResults;
+
   llvm::DenseMap<const clang::VarDecl *, unsigned> FieldIndex;
 
   const FrameField *field(const clang::VarDecl *V) const {

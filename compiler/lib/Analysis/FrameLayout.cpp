@@ -298,6 +298,13 @@ void shareResidencyWithinDeclarations(Stmt *Body, const VarSet &Fields,
 
 bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
   const FunctionDecl *FD = Proc.Definition;
+  for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
+    const SpawnSite &S = Proc.Spawns[I];
+    if (!S.Target) continue;
+    const QualType Result = S.Call->getCallReturnType(Ctx).getUnqualifiedType();
+    if (!Ctx.hasSameType(Result.getCanonicalType(), S.Target->getType().getCanonicalType().getUnqualifiedType()))
+      Frame.ConvertedResults.push_back({I, Result});
+  }
   ScopeWalker Walker(Proc, Frame);
   Walker.run(FD);
 

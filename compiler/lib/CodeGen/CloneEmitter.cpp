@@ -445,6 +445,11 @@ class CloneBuilder {
     }
   }
 
+  bool convertsResult(unsigned Index) const {
+    return llvm::any_of(Frame.ConvertedResults,
+                        [&](const FrameDescription::ConvertedResult &C) { return C.Spawn == Index; });
+  }
+
   std::string spawnText(unsigned Index) {
     const SpawnSite &Site = Proc.Spawns[Index];
     const int Entry = Frame.SpawnEntry[Index];
@@ -478,6 +483,12 @@ class CloneBuilder {
     // requests itself: its continuation could only wait; the callee's
     // spawns answer them.
     const bool Lazy = Fast && callsFastClone(Site);
+    // A converted result that arrives after a steal lands in its own field
+    // and the next sync converts it. The flag is set while no thief can see
+    // the frame (a promoted frame is a copy) and cleared when the call
+    // returns to a frame still ours.
+    const bool Converted = convertsResult(Index);
+    if (Converted) Out += fmt::format("__frame->{} = true; ", convertPendingName(Index));
     Out += fmt::format("__frame->entry = {}; ", Entry);
     if (!Fast)
       Out += "__w->push(__frame); ";
@@ -487,7 +498,8 @@ class CloneBuilder {
       Out += "::cilkpp::rt::poll_exposure(__w, __frame); ";
 
     const bool HasResult = Site.Target || Site.TargetLValue;
-    const std::string Slot = Site.Target         ? fmt::format("&{}", fieldOf(Site.Target))
+    const std::string Slot = Converted           ? fmt::format("&__frame->{}", convertedResultName(Index))
+                             : Site.Target       ? fmt::format("&{}", fieldOf(Site.Target))
                              : Site.TargetLValue ? std::string("__t")
                                                  : std::string("nullptr");
     std::string Call;
@@ -509,6 +521,7 @@ class CloneBuilder {
     Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, {}); ", Slot, Result)
                      : "::cilkpp::rt::parent_stolen(__w, __frame); ";
     Out += Fast && !isVoid() ? "return {}; } " : "return; } ";
+    if (Converted) Out += fmt::format("__frame->{} = false; ", convertPendingName(Index));
     if (Site.Target) {
       const bool InFrame = accessesFrame(Site.Target);
       Out += fmt::format("{} = {}; ", InFrame ? fieldOf(Site.Target) : Site.Target->getName().str(), Result);
@@ -666,6 +679,14 @@ class CloneBuilder {
   std::string resumeSync(int Entry) const {
     std::string Out =
         fmt::format("__frame->entry = {0}; if (!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resume_{0}:; ", Entry);
+    // Results that arrived for a variable of another type, converted now
+    // that their children have completed.
+    for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
+      const VarDecl *Target = Proc.Spawns[C.Spawn].Target;
+      if (!Frame.field(Target)) continue;  // (not used after the sync)
+      Out += fmt::format("if (__frame->{0}) {{ __frame->{0} = false; {1} = __frame->{2}; }} ", convertPendingName(C.Spawn),
+                         fieldOf(Target), convertedResultName(C.Spawn));
+    }
     if (!Frame.MayThrow) return Out;
     const auto Point = llvm::find_if(Frame.Points, [&](const ContinuationPoint &P) { return P.Entry == Entry; });
     return Out + (Tries.inTryBlock(Point->Loc)

@@ -180,6 +180,9 @@ std::string templateParameterAliases(const FunctionDecl *FD) {
 
 std::string liveFlagName(const FrameField &F) { return "__cilkpp_live_" + F.Name; }
 
+std::string convertedResultName(unsigned Spawn) { return fmt::format("__cilkpp_result_{}", Spawn); }
+std::string convertPendingName(unsigned Spawn) { return fmt::format("__cilkpp_convert_{}", Spawn); }
+
 // getFullyQualifiedType loses its way in deduced types (`auto` results,
 // init-captures: `::std::std::string`); their canonical type prints with
 // every scope spelled out.

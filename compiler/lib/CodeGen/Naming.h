@@ -88,6 +88,11 @@ std::string storagePrefix(const clang::FunctionDecl *FD);
 // procedures that may throw).
 std::string liveFlagName(const FrameField &F);
 
+// A converted spawn result's field in the frame, and its flag: the result
+// arrives there and is still to be converted into the spawn's variable.
+std::string convertedResultName(unsigned Spawn);
+std::string convertPendingName(unsigned Spawn);
+
 // A run_root callback's parameters; a fast clone has these plus
 // FastCloneOrderParameter.
 inline constexpr const char *HiddenParameters =

@@ -79,6 +79,9 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
     Out += F.ManagedLifetime ? fmt::format("  union {{ {} }};\n", Field) : fmt::format("  {}\n", Field);
     Managed |= F.ManagedLifetime;
   }
+  for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults)
+    Out += fmt::format("  {}{{}};\n  bool {} = false;\n", declareQualified(Ctx, C.Type, convertedResultName(C.Spawn)),
+                       convertPendingName(C.Spawn));
   if (Frame.MayThrow) Out += exceptionState(Frame);
   if (Managed) Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
   Out += "};\n";
