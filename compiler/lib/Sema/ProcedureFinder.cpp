@@ -296,6 +296,16 @@ class Binder {
   bool bindSpawn(ParentMap &PM, const KeywordUse &U, const Expr *E, CilkProcedure &Proc) {
     const auto *Call = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
     if (!Call) {
+      // A call whose result converts to a class type (`w = spawn f()` with
+      // `Wrap(int)`): a call, but the conversion is not supported.
+      const auto *Construct = E ? dyn_cast<CXXConstructExpr>(E->IgnoreImplicit()) : nullptr;
+      if (const auto *Converted = Construct && Construct->getNumArgs() > 0
+                                      ? dyn_cast<CallExpr>(Construct->getArg(0)->IgnoreImplicit())
+                                      : nullptr) {
+        diag::report(Diags, U.Loc, diag::SpawnTargetTypeMismatch)
+            << Converted->getCallReturnType(Ctx) << "an object" << Construct->getType();
+        return false;
+      }
       diag::report(Diags, U.Loc, diag::SpawnNotCall) << U.Spelling;
       return false;
     }
