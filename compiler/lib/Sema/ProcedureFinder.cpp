@@ -3,9 +3,9 @@
 #include "Sema/Jumps.h"
 #include "Sema/ParallelLoops.h"
 #include "Sema/ProcedureChecks.h"
-#include "Support/Instantiations.h"
 #include "Sema/StatementPosition.h"
 #include "Support/Diagnostics.h"
+#include "Support/Instantiations.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/Attr.h"
