@@ -300,10 +300,12 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   const FunctionDecl *FD = Proc.Definition;
   for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
     const SpawnSite &S = Proc.Spawns[I];
-    if (!S.Target) continue;
+    if (!S.Target && !S.TargetLValue) continue;
     const QualType Result = S.Call->getCallReturnType(Ctx).getUnqualifiedType();
-    if (!Ctx.hasSameType(Result.getCanonicalType(), S.Target->getType().getCanonicalType().getUnqualifiedType()))
-      Frame.ConvertedResults.push_back({I, Result});
+    const QualType Target = S.Target ? S.Target->getType() : S.TargetLValue->getType();
+    if (!Ctx.hasSameType(Result.getCanonicalType(), Target.getCanonicalType().getUnqualifiedType()))
+      Frame.ConvertedResults.push_back(
+          {I, Result, S.TargetLValue ? Ctx.getPointerType(S.TargetLValue->getType()) : QualType()});
   }
   ScopeWalker Walker(Proc, Frame);
   Walker.run(FD);

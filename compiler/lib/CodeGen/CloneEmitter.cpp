@@ -488,6 +488,7 @@ class CloneBuilder {
     // the frame (a promoted frame is a copy) and cleared when the call
     // returns to a frame still ours.
     const bool Converted = convertsResult(Index);
+    if (Converted && Site.TargetLValue) Out += fmt::format("__frame->{} = __t; ", convertedTargetName(Index));
     if (Converted) Out += fmt::format("__frame->{} = true; ", convertPendingName(Index));
     Out += fmt::format("__frame->entry = {}; ", Entry);
     if (!Fast)
@@ -683,9 +684,10 @@ class CloneBuilder {
     // that their children have completed.
     for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
       const VarDecl *Target = Proc.Spawns[C.Spawn].Target;
-      if (!Frame.field(Target)) continue;  // (not used after the sync)
+      if (Target && !Frame.field(Target)) continue;  // (not used after the sync)
+      const std::string Lhs = Target ? fieldOf(Target) : fmt::format("*__frame->{}", convertedTargetName(C.Spawn));
       Out += fmt::format("if (__frame->{0}) {{ __frame->{0} = false; {1} = __frame->{2}; }} ", convertPendingName(C.Spawn),
-                         fieldOf(Target), convertedResultName(C.Spawn));
+                         Lhs, convertedResultName(C.Spawn));
     }
     if (!Frame.MayThrow) return Out;
     const auto Point = llvm::find_if(Frame.Points, [&](const ContinuationPoint &P) { return P.Entry == Entry; });

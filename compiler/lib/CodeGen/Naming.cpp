@@ -182,6 +182,7 @@ std::string liveFlagName(const FrameField &F) { return "__cilkpp_live_" + F.Name
 
 std::string convertedResultName(unsigned Spawn) { return fmt::format("__cilkpp_result_{}", Spawn); }
 std::string convertPendingName(unsigned Spawn) { return fmt::format("__cilkpp_convert_{}", Spawn); }
+std::string convertedTargetName(unsigned Spawn) { return fmt::format("__cilkpp_target_{}", Spawn); }
 
 // getFullyQualifiedType loses its way in deduced types (`auto` results,
 // init-captures: `::std::std::string`); their canonical type prints with

@@ -92,6 +92,7 @@ std::string liveFlagName(const FrameField &F);
 // arrives there and is still to be converted into the spawn's variable.
 std::string convertedResultName(unsigned Spawn);
 std::string convertPendingName(unsigned Spawn);
+std::string convertedTargetName(unsigned Spawn);
 
 // A run_root callback's parameters; a fast clone has these plus
 // FastCloneOrderParameter.

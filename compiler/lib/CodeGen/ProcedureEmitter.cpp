@@ -79,9 +79,12 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
     Out += F.ManagedLifetime ? fmt::format("  union {{ {} }};\n", Field) : fmt::format("  {}\n", Field);
     Managed |= F.ManagedLifetime;
   }
-  for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults)
+  for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
     Out += fmt::format("  {}{{}};\n  bool {} = false;\n", declareQualified(Ctx, C.Type, convertedResultName(C.Spawn)),
                        convertPendingName(C.Spawn));
+    if (!C.TargetPointer.isNull())
+      Out += fmt::format("  {} = nullptr;\n", declareQualified(Ctx, C.TargetPointer, convertedTargetName(C.Spawn)));
+  }
   if (Frame.MayThrow) Out += exceptionState(Frame);
   if (Managed) Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
   Out += "};\n";

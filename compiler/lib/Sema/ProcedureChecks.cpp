@@ -179,9 +179,9 @@ bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
   QualType Declared = Site.Target ? Site.Target->getType() : Site.TargetLValue->getType();
   QualType Target = Declared.getCanonicalType().getUnqualifiedType();
   if (Ctx.hasSameType(Result, Target)) return true;
-  // A variable of another scalar type gets the result converted
+  // A target of another scalar type gets the result converted
   // (FrameDescription::ConvertedResults).
-  if (Site.Target && Result->isScalarType() && Target->isScalarType()) return true;
+  if (Result->isScalarType() && Target->isScalarType()) return true;
   std::string Name = Site.Target ? "variable '" + Site.Target->getName().str() + "'" : std::string("an expression");
   diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::SpawnTargetTypeMismatch)
       << Site.Call->getCallReturnType(Ctx) << Name << Declared;
