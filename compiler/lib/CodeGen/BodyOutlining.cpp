@@ -361,7 +361,7 @@ class Outliner {
       if (!Redeclared && !Host->getDeclaredReturnType()->getContainedDeducedType())
         Definition = fmt::format("\n{}{}{}{} {}({}){};{}", HostTemplate ? hostTemplateHead(HostTemplate) : "",
                                  storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
-                                 typeQualified(Ctx, Host->getReturnType()), Host->getName(),
+                                 typeQualified(Ctx, Host->getReturnType()), redeclarationName(Host),
                                  parameterList(Ctx, Host, /*WithDefaults=*/false),
                                  Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "",
                                  Definition);
@@ -401,7 +401,11 @@ class Outliner {
   }
 
   bool hostAllowsOutlining(const FunctionDecl *Host, const Region &R) const {
-    if (Host->getTemplateSpecializationKind() != TSK_Undeclared) return false;
+    // (A free function's explicit specialization is declared by its
+    // template: the outlined function may call it.)
+    if (Host->getTemplateSpecializationKind() != TSK_Undeclared &&
+        (isa<CXXMethodDecl>(Host) || Host->getTemplateSpecializationKind() != TSK_ExplicitSpecialization))
+      return false;
     if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Host->getBeginLoc()))) return false;
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Host)) {
       const CXXRecordDecl *Class = Method->getParent();

@@ -138,8 +138,10 @@ static std::string argumentText(ASTContext &Ctx, const TemplateArgument &Arg) {
 
 std::string templateArguments(const FunctionDecl *FD) {
   std::vector<std::string> Args;
-  if (const TemplateArgumentList *List =
-          FD->isTemplateInstantiation() && FD->getPrimaryTemplate() ? FD->getTemplateSpecializationArgs() : nullptr) {
+  if (const TemplateArgumentList *List = (FD->isTemplateInstantiation() || isExplicitSpecialization(FD)) &&
+                                                 FD->getPrimaryTemplate()
+                                             ? FD->getTemplateSpecializationArgs()
+                                             : nullptr) {
     for (const TemplateArgument &Arg : List->asArray()) Args.push_back(argumentText(FD->getASTContext(), Arg));
   } else if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
     // The template's own parameters, up to an unnamed one (typically a
@@ -259,7 +261,16 @@ std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefa
   return Out;
 }
 
+bool isExplicitSpecialization(const FunctionDecl *FD) {
+  return FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization && FD->getPrimaryTemplate();
+}
+
+std::string redeclarationName(const FunctionDecl *FD) {
+  return FD->getName().str() + (isExplicitSpecialization(FD) ? templateArguments(FD) : "");
+}
+
 std::string storagePrefix(const FunctionDecl *FD) {
+  if (isExplicitSpecialization(FD)) return FD->isInlineSpecified() ? "template <> inline " : "template <> ";
   std::string Out;
   if (FD->getStorageClass() == SC_Static) Out += "static ";
   if (FD->isInlineSpecified()) Out += "inline ";

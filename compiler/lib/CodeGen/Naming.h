@@ -54,8 +54,13 @@ const clang::CXXRecordDecl *thisClass(const clang::FunctionDecl *FD);
 // (`<int>`).
 std::string qualifiedFastName(const clang::FunctionDecl *FD);
 
-// "<int, 4>" for an instantiation, "<T, N>" for a function template, else "".
+// "<int, 4>" for an instantiation or explicit specialization, "<T, N>" for a
+// function template, else "".
 std::string templateArguments(const clang::FunctionDecl *FD);
+
+// `template <> double sum<double>(...)`: a free function's explicit
+// specialization, whose clones specialise the fast clone's template.
+bool isExplicitSpecialization(const clang::FunctionDecl *FD);
 
 // The class as generated code inside it names it: its injected name in a
 // class template, else its fully qualified name.
@@ -80,8 +85,13 @@ std::string typeQualified(clang::ASTContext &Ctx, clang::QualType T);
 // their default arguments.
 std::string parameterList(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, bool WithDefaults);
 
-// "static ", "inline " as the procedure was declared.
+// "static ", "inline " as the procedure was declared ("template <> " first
+// for an explicit specialization, which has no storage class).
 std::string storagePrefix(const clang::FunctionDecl *FD);
+
+// The name that declares FD again at namespace scope: `sum<double>` for an
+// explicit specialization, else its name.
+std::string redeclarationName(const clang::FunctionDecl *FD);
 
 // Procedures without spawns leave them unused; -Wextra must stay quiet.
 // The frame member that says whether a class-type field is alive (kept by

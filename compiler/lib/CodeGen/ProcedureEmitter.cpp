@@ -141,8 +141,28 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
                      declaredNothrow(FD) ? " noexcept" : "");
 }
 
+// An explicit specialization's fast clone specialises the template's.
+static std::string fastName(const FunctionDecl *FD, const ProcedureNames &Names) {
+  return Names.Scope + Names.Fast + (isExplicitSpecialization(FD) ? templateArguments(FD) : "");
+}
+
 std::string fastPrototype(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults) {
-  return fastSignature(Ctx, FD, storagePrefix(FD), namesFor(FD, 0).Fast, WithDefaults) + ";";
+  return fastSignature(Ctx, FD, storagePrefix(FD), fastName(FD, namesFor(FD, 0)),
+                       WithDefaults && !isExplicitSpecialization(FD)) +
+         ";";
+}
+
+std::string fastTemplateDeclaration(ASTContext &Ctx, const FunctionDecl *Pattern, StringRef FileName) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const TemplateParameterList *Params = Pattern->getDescribedFunctionTemplate()->getTemplateParameters();
+  const SourceLocation Begin = SM.getExpansionLoc(Params->getTemplateLoc());
+  const unsigned Line = SM.getPresumedLineNumber(Begin), Column = SM.getSpellingColumnNumber(Begin);
+  const std::string ParamsText = Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str();
+  std::string Out = Column > 1 ? "\n" : "";
+  Out += lineDirective(Line, FileName);
+  Out += fmt::format("{} {};\n", ParamsText,
+                     fastSignature(Ctx, Pattern, storagePrefix(Pattern), namesFor(Pattern, 0).Fast, /*WithDefaults=*/true));
+  return Out + lineDirective(Line, FileName) + std::string(Column - 1, ' ');
 }
 
 // A member procedure's frame and clones, declared in its class; `public`, as
@@ -200,13 +220,14 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   std::string Reposition = lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
   // Spawns call the fast clone, so an internal procedure that is only ever
   // spawned leaves its public entry unused.
-  if (!FD->isExternallyVisible() && !Member) Reposition += "[[maybe_unused]] ";
+  // (An explicit specialization's attributes would go after `template <>`.)
+  if (!FD->isExternallyVisible() && !Member && !isExplicitSpecialization(FD)) Reposition += "[[maybe_unused]] ";
 
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
 
   std::string After = fmt::format("\n{}", lineDirective(BodyLine, FileName));
   After += fmt::format("{} {}\n",
-                       fastSignature(Ctx, FD, Member ? "" : storagePrefix(FD), Names.Scope + Names.Fast,
+                       fastSignature(Ctx, FD, Member ? "" : storagePrefix(FD), fastName(FD, Names),
                                      /*WithDefaults=*/false),
                        *FastBody);
   After += lineDirective(BodyLine, FileName);
@@ -240,18 +261,9 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     Main.InsertTextAfter(SM.getExpansionLoc(Class->getBraceRange().getEnd()),
                          memberDeclarations(Ctx, Pattern, namesFor(Pattern, memberTemplateOverloadIndex(Pattern))));
   } else {
-    const TemplateParameterList *Params = Pattern->getDescribedFunctionTemplate()->getTemplateParameters();
-    Begin = SM.getExpansionLoc(Params->getTemplateLoc());
-    const unsigned Line = SM.getPresumedLineNumber(Begin), Column = SM.getSpellingColumnNumber(Begin);
-    const std::string ParamsText =
-        Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str();
-    std::string Before = Column > 1 ? "\n" : "";
-    Before += lineDirective(Line, FileName);
-    Before += fmt::format("{} {};\n", ParamsText,
-                          fastSignature(Ctx, Pattern, storagePrefix(Pattern), namesFor(Pattern, 0).Fast,
-                                        /*WithDefaults=*/true));
-    Before += lineDirective(Line, FileName) + std::string(Column - 1, ' ');
-    Main.InsertTextBefore(Begin, Before);
+    // (The fast clone's template is declared before the template's first
+    // declaration: translateProcedures.)
+    Begin = SM.getExpansionLoc(Pattern->getDescribedFunctionTemplate()->getTemplateParameters()->getTemplateLoc());
   }
   const unsigned BeginLine = SM.getPresumedLineNumber(Begin);
   const auto *Body = cast<CompoundStmt>(Pattern->getBody());

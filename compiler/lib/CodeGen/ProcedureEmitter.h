@@ -15,6 +15,11 @@ namespace cilkpp {
 // when the procedure is declared so.
 std::string fastPrototype(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, bool WithDefaults);
 
+// `template <class T> T __cilkpp_sum_fast(...);`, placed before the function
+// template Pattern (its text starts at the template keyword).
+std::string fastTemplateDeclaration(clang::ASTContext &Ctx, const clang::FunctionDecl *Pattern,
+                                    llvm::StringRef FileName);
+
 // Returns false if an error was reported.
 bool emitProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const FrameDescription &Frame,
                    const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,

@@ -17,6 +17,7 @@
 #include "Dialect/Pragmas.h"
 #include "Emit/SerialElision.h"
 #include "Sema/ProcedureFinder.h"
+#include "Support/Instantiations.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/DeclTemplate.h"
@@ -50,9 +51,12 @@ class FastPrototypes {
   bool declareEarly(const FunctionDecl *FD, const FunctionDecl *Definition) {
     const FunctionDecl *First = nullptr;
     // Only a namespace-scope declaration can carry a prototype that the
-    // clones, emitted at namespace scope, can see.
+    // clones, emitted at namespace scope, can see. An explicit
+    // specialization's chain also holds the declaration that Clang deduced
+    // from the template (without the `template <>` header), not one written.
     for (const FunctionDecl *R : FD->redecls())
       if (R->getLexicalDeclContext()->isFileContext() && SM.isWrittenInMainFile(SM.getExpansionLoc(R->getLocation())) &&
+          (!isExplicitSpecialization(FD) || R->getNumTemplateParameterLists() > 0) &&
           (!First || offset(R->getBeginLoc()) < offset(First->getBeginLoc())))
         First = R;
     if (!First) return false;
@@ -170,6 +174,24 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     }
     Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), CilkCalleeBefore(FD, /*InPlace=*/true), Sema.RemovedKeywords,
                         PrototypeBefore[FD], FileName);
+  }
+  // The fast clone's template, which the clones of instantiations and
+  // explicit specializations specialise, goes before the function template's
+  // first declaration.
+  std::vector<const FunctionTemplateDecl *> FastTemplates;
+  for (const FunctionDecl *Pattern : TemplateOrder)
+    if (!isa<CXXMethodDecl>(Pattern)) FastTemplates.push_back(Pattern->getDescribedFunctionTemplate()->getCanonicalDecl());
+  for (const FrameDescription &Frame : Frames)
+    if (isExplicitSpecialization(Frame.Procedure->Definition))
+      FastTemplates.push_back(Frame.Procedure->Definition->getPrimaryTemplate()->getCanonicalDecl());
+  llvm::sort(FastTemplates, [&](const FunctionTemplateDecl *A, const FunctionTemplateDecl *B) {
+    return Prototypes.offset(A->getBeginLoc()) < Prototypes.offset(B->getBeginLoc());
+  });
+  FastTemplates.erase(std::unique(FastTemplates.begin(), FastTemplates.end()), FastTemplates.end());
+  for (const FunctionTemplateDecl *Template : FastTemplates) {
+    const FunctionTemplateDecl *First = firstDeclarationInMainFile(SM, Template);
+    Main.InsertTextBefore(SM.getExpansionLoc(First->getTemplateParameters()->getTemplateLoc()),
+                          fastTemplateDeclaration(Ctx, First->getTemplatedDecl(), FileName));
   }
   for (const FunctionDecl *Pattern : TemplateOrder)
     Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern, /*InPlace=*/false),

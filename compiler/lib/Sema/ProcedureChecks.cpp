@@ -1,6 +1,7 @@
 #include "Sema/ProcedureChecks.h"
 
 #include "Support/Diagnostics.h"
+#include "Support/Instantiations.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -70,7 +71,12 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
     return isa<CXXMethodDecl>(FD) ? "a member function template of a class nested in a class template"
                                   : "a function template";
   } else if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
-    return "an explicit specialization of a function template";
+    // Its clones specialise the template's fast clone, declared before the
+    // template (ProcedureEmitter.h).
+    if (isa<CXXMethodDecl>(FD)) return "an explicit specialization of a member function template";
+    if (!FD->getPrimaryTemplate() ||
+        !firstDeclarationInMainFile(Ctx.getSourceManager(), FD->getPrimaryTemplate()))
+      return "an explicit specialization of a function template declared in another file";
   }
   if (FD->isVariadic()) return "a variadic function";
   if (FD->isConstexpr()) return "a constexpr function";

@@ -35,4 +35,16 @@ std::vector<const FunctionDecl *> instantiationsOf(const FunctionDecl *Pattern) 
   return Found;
 }
 
+const FunctionTemplateDecl *firstDeclarationInMainFile(const SourceManager &SM, const FunctionTemplateDecl *Template) {
+  const FunctionTemplateDecl *First = nullptr;
+  for (const RedeclarableTemplateDecl *Redecl : Template->redecls()) {
+    const auto *R = cast<FunctionTemplateDecl>(Redecl);
+    const SourceLocation Loc = SM.getExpansionLoc(R->getBeginLoc());
+    if (SM.isWrittenInMainFile(Loc) &&
+        (!First || SM.isBeforeInTranslationUnit(Loc, SM.getExpansionLoc(First->getBeginLoc()))))
+      First = R;
+  }
+  return First;
+}
+
 }  // namespace cilkpp

@@ -4,6 +4,8 @@
 #pragma once
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <vector>
 
@@ -12,5 +14,10 @@ namespace cilkpp {
 // The instantiations of Pattern that have bodies, in the order Clang made
 // them; empty when Pattern is not templated or nothing instantiates it.
 std::vector<const clang::FunctionDecl *> instantiationsOf(const clang::FunctionDecl *Pattern);
+
+// The earliest declaration of Template written in the main file (where the
+// fast clone's template is declared), or null.
+const clang::FunctionTemplateDecl *firstDeclarationInMainFile(const clang::SourceManager &SM,
+                                                              const clang::FunctionTemplateDecl *Template);
 
 }  // namespace cilkpp
