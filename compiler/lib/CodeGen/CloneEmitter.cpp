@@ -256,6 +256,28 @@ class CloneBuilder {
         B.substitute(*Loc, V->getName().size(), B.accessOf(V));
         return true;
       }
+
+      // A template template parameter has no block-scope alias
+      // (templateParameterAliases): its uses name the instantiation's
+      // argument instead (`Box<T>` becomes `::Vec<T>`).
+      bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+        return substituteTemplateName(TL.getTypePtr()->getTemplateName(), TL.getTemplateNameLoc());
+      }
+      bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &A) {
+        if (A.getArgument().getKind() == TemplateArgument::Template &&
+            !substituteTemplateName(A.getArgument().getAsTemplate(), A.getTemplateNameLoc()))
+          return false;
+        return RecursiveASTVisitor::TraverseTemplateArgumentLoc(A);
+      }
+      bool substituteTemplateName(TemplateName Name, SourceLocation At) {
+        const SubstTemplateTemplateParmStorage *Subst = Name.getAsSubstTemplateTemplateParm();
+        if (!Subst || At.isInvalid()) return true;
+        std::optional<SourceLocation> Loc = B.writtenLoc(At, "a template template parameter");
+        if (!Loc) return Ok = false, true;
+        B.substitute(*Loc, Lexer::MeasureTokenLength(*Loc, B.SM, B.LO),
+                     templateNameQualified(B.Ctx, Subst->getReplacement()));
+        return true;
+      }
     } V(*this);
     V.TraverseStmt(FD->getBody());
     return V.Ok;

@@ -6,6 +6,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/QualTypeNames.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -128,8 +129,28 @@ std::string qualifiedFastName(const FunctionDecl *FD) {
   return "::" + Scope + namesFor(FD, 0).Fast + templateArguments(FD);
 }
 
+std::string templateNameQualified(ASTContext &Ctx, TemplateName Name) {
+  const TemplateDecl *Template = Name.getAsTemplateDecl();
+  if (!Template || isa<TemplateTemplateParmDecl>(Template)) {
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    Name.print(OS, policy(Ctx));
+    return Out;
+  }
+  std::string Scope;
+  for (const DeclContext *DC = Template->getDeclContext(); DC; DC = DC->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
+      Scope = NS->getName().str() + "::" + Scope;
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(DC)) Scope = typeQualified(Ctx, Ctx.getRecordType(RD)) + "::";
+    if (isa<CXXRecordDecl>(DC)) break;
+  }
+  if (!StringRef(Scope).starts_with("::")) Scope = "::" + Scope;
+  return Scope + Template->getName().str();
+}
+
 static std::string argumentText(ASTContext &Ctx, const TemplateArgument &Arg) {
   if (Arg.getKind() == TemplateArgument::Type) return typeQualified(Ctx, Arg.getAsType());
+  if (Arg.getKind() == TemplateArgument::Template) return templateNameQualified(Ctx, Arg.getAsTemplate());
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   Arg.print(policy(Ctx), OS, /*IncludeType=*/true);
@@ -172,6 +193,9 @@ std::string templateParameterAliases(const FunctionDecl *FD) {
   for (const auto &[Params, Args] : Lists)
     for (unsigned I = 0; I < Params->size() && I < Args->size(); ++I) {
       if (Params->getParam(I)->getName().empty()) continue;  // the body cannot name it
+      // (A block scope cannot declare an alias template: the clones name
+      // the argument where the body names the parameter.)
+      if (isa<TemplateTemplateParmDecl>(Params->getParam(I))) continue;
       const std::string Value = argumentText(FD->getASTContext(), Args->get(I));
       Out += isa<TemplateTypeParmDecl>(Params->getParam(I))
                  ? fmt::format("using {} [[maybe_unused]] = {}; ", Params->getParam(I)->getName(), Value)
@@ -205,8 +229,25 @@ static bool namesExpression(QualType T) {
   }
 }
 
+// `Box<T>` with Box a template template parameter, anywhere in a type.
+static bool namesTemplateTemplateParameter(QualType T) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitTemplateSpecializationType(TemplateSpecializationType *TST) {
+      Found |= isa_and_nonnull<TemplateTemplateParmDecl>(TST->getTemplateName().getAsTemplateDecl());
+      return !Found;
+    }
+  } F;
+  F.TraverseType(T);
+  return F.Found;
+}
+
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return T.getCanonicalType();
+  // getFullyQualifiedType would qualify a class template's parameter with
+  // the class (`Summer<Vec>::Box<long>`); generated code names such types
+  // only inside that class, where they need no qualification.
+  if (T->isDependentType() && namesTemplateTemplateParameter(T)) return T;
   return TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
 }
 

@@ -54,6 +54,9 @@ const clang::CXXRecordDecl *thisClass(const clang::FunctionDecl *FD);
 // (`<int>`).
 std::string qualifiedFastName(const clang::FunctionDecl *FD);
 
+// `::ns::Vec` for a template used as a template template argument.
+std::string templateNameQualified(clang::ASTContext &Ctx, clang::TemplateName Name);
+
 // "<int, 4>" for an instantiation or explicit specialization, "<T, N>" for a
 // function template, else "".
 std::string templateArguments(const clang::FunctionDecl *FD);

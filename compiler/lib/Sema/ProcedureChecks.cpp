@@ -31,8 +31,7 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
     if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation || !isa<NamespaceDecl, TranslationUnitDecl>(RD->getDeclContext()))
       return "a member function of a class template specialization";
     for (const NamedDecl *P : *Spec->getSpecializedTemplate()->getTemplateParameters())
-      if (P->isTemplateParameterPack() || isa<TemplateTemplateParmDecl>(P))
-        return "a member function of a variadic class template or one with template template parameters";
+      if (P->isTemplateParameterPack()) return "a member function of a variadic class template";
   } else if (RD->isDependentContext()) {
     return MD->getDescribedFunctionTemplate() ? "a member function template of a class nested in a class template"
                                               : "a member function of a class template";
@@ -63,10 +62,8 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
         if (isa<ClassTemplateSpecializationDecl>(DC))
           return "a member function template of a class nested in a class template";
     }
-    for (const NamedDecl *P : *Primary->getTemplateParameters()) {
+    for (const NamedDecl *P : *Primary->getTemplateParameters())
       if (P->isTemplateParameterPack()) return "a variadic template";
-      if (isa<TemplateTemplateParmDecl>(P)) return "a template with a template template parameter";
-    }
   } else if (FD->getDescribedFunctionTemplate() || FD->isDependentContext()) {
     return isa<CXXMethodDecl>(FD) ? "a member function template of a class nested in a class template"
                                   : "a function template";
