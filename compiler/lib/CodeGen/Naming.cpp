@@ -1,6 +1,7 @@
 #include "CodeGen/Naming.h"
 
 #include "Analysis/FrameDescription.h"
+#include "Support/Instantiations.h"
 #include "Support/Nameable.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -50,7 +51,7 @@ std::string memberScope(const FunctionDecl *FD) {
   // An instantiated class template's member: its definitions are explicit
   // specializations, `template <> ... Box<int>::__cilkpp_get_fast(...)`.
   // So is an instantiation of a member function template.
-  if (isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()) || isMemberTemplateInstance(FD)) {
+  if (!enclosingSpecializations(FD).empty() || isMemberTemplateInstance(FD)) {
     std::string Name = typeQualified(Ctx, Ctx.getRecordType(cast<CXXRecordDecl>(FD->getDeclContext())));
     return (StringRef(Name).starts_with("::") ? Name.substr(2) : Name) + "::";
   }
@@ -185,7 +186,7 @@ bool isMemberTemplateInstance(const FunctionDecl *FD) {
 std::string templateParameterAliases(const FunctionDecl *FD) {
   // The class template's parameters, then a member function template's own.
   std::vector<std::pair<const TemplateParameterList *, const TemplateArgumentList *>> Lists;
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(FD->getDeclContext()))
+  for (const ClassTemplateSpecializationDecl *Spec : enclosingSpecializations(FD))
     Lists.push_back({Spec->getSpecializedTemplate()->getTemplateParameters(), &Spec->getTemplateArgs()});
   if (FD->isTemplateInstantiation() && FD->getPrimaryTemplate())
     Lists.push_back({FD->getPrimaryTemplate()->getTemplateParameters(), FD->getTemplateSpecializationArgs()});

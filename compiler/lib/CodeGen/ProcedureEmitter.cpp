@@ -2,6 +2,7 @@
 
 #include "Analysis/ExceptionAnalysis.h"
 #include "CodeGen/SourceText.h"
+#include "Support/Instantiations.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -55,7 +56,7 @@ std::string declareThis(ASTContext &Ctx, const FunctionDecl *FD) {
 // member function template, is defined as an explicit specialization.
 std::string explicitSpecialization(const FunctionDecl *FD) {
   std::string Out;
-  if (isa<ClassTemplateSpecializationDecl>(FD->getDeclContext())) Out += "template <> ";
+  for (size_t I = 0; I < enclosingSpecializations(FD).size(); ++I) Out += "template <> ";
   if (isMemberTemplateInstance(FD)) Out += "template <> ";
   return Out;
 }

@@ -129,7 +129,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     const unsigned End = Prototypes.offset(FD->getBody()->getEndLoc());
     return [&, End, InPlace](const FunctionDecl *Callee) {
       if (!Sema.CilkFunctions.contains(Callee)) return false;
-      if (InPlace && (Callee->isTemplateInstantiation() || isa<ClassTemplateSpecializationDecl>(Callee->getDeclContext())))
+      if (InPlace && (Callee->isTemplateInstantiation() || !enclosingSpecializations(Callee).empty()))
         return false;
       return isa<CXXMethodDecl>(Callee) ? Callee->isDefined() : Prototypes.availableBefore(Callee, End);
     };
@@ -150,7 +150,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     // The template's body as written (for a member function template of a
     // class template, not the class instantiation's declaration of it).
     const FunctionDecl *Pattern = nullptr;
-    if (FD->isTemplateInstantiation() || isa<ClassTemplateSpecializationDecl>(FD->getDeclContext()))
+    if (FD->isTemplateInstantiation() || !enclosingSpecializations(FD).empty())
       Pattern = FD->getTemplateInstantiationPattern();
     if (Pattern) {
       if (!Templates.count(Pattern)) TemplateOrder.push_back(Pattern);

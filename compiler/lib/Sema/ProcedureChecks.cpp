@@ -26,16 +26,18 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   if (RD->isLambda()) return "a lambda";
   if (RD->isUnion()) return "a member function of a union";
   if (RD->isLocalClass()) return "a member function of a local class";
-  // A class template's members are translated per instantiation of the class.
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
-    if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation || !isa<NamespaceDecl, TranslationUnitDecl>(RD->getDeclContext()))
+  // A class template's members, and those of plain classes nested in one,
+  // are translated per instantiation of the class.
+  const std::vector<const ClassTemplateSpecializationDecl *> Specs = enclosingSpecializations(MD);
+  for (const ClassTemplateSpecializationDecl *Spec : Specs) {
+    if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
       return "a member function of a class template specialization";
     for (const NamedDecl *P : *Spec->getSpecializedTemplate()->getTemplateParameters())
-      if (P->isTemplateParameterPack()) return "a member function of a variadic class template";
-  } else if (RD->isDependentContext()) {
-    return MD->getDescribedFunctionTemplate() ? "a member function template of a class nested in a class template"
-                                              : "a member function of a class template";
+      if (P->isTemplateParameterPack())
+        return Spec == RD ? "a member function of a variadic class template"
+                          : "a member function of a class nested in a variadic class template";
   }
+  if (Specs.empty() && RD->isDependentContext()) return "a member function of a class template";
   if (!SM.isWrittenInMainFile(SM.getExpansionLoc(RD->getBraceRange().getEnd())))
     return "a member function of a class defined in another file";
   if (!MD->isOutOfLine() && semicolonAfterOutermostClass(Ctx, MD).isInvalid())
@@ -55,17 +57,10 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate(); Primary && FD->isTemplateInstantiation()) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
-      // Its clones are member templates of its class, so of a class
-      // template's specialization when the class is one.
-      for (const DeclContext *DC = MD->getParent()->getParent(); isa<CXXRecordDecl>(DC); DC = DC->getParent())
-        if (isa<ClassTemplateSpecializationDecl>(DC))
-          return "a member function template of a class nested in a class template";
-    }
     for (const NamedDecl *P : *Primary->getTemplateParameters())
       if (P->isTemplateParameterPack()) return "a variadic template";
   } else if (FD->getDescribedFunctionTemplate() || FD->isDependentContext()) {
-    return isa<CXXMethodDecl>(FD) ? "a member function template of a class nested in a class template"
+    return isa<CXXMethodDecl>(FD) ? "a member function of a class template nested in a class"
                                   : "a function template";
   } else if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization) {
     // Its clones specialise the template's fast clone, declared before the

@@ -157,13 +157,11 @@ class Binder {
     // each with its concrete types; its uninstantiated body stays serial.
     std::vector<std::pair<const FunctionDecl *, const std::vector<KeywordUse> *>> Bound;
     for (auto &[FD, FunctionUses] : Ordered) {
-      // Other templated functions (members of classes nested in class
-      // templates, friends defined in them, ...) are bound as written, and
-      // rejected.
+      // Other templated functions (friends defined in class templates, ...)
+      // are bound as written, and rejected.
       const auto *Method = dyn_cast<CXXMethodDecl>(FD);
-      const bool OfClassTemplate = Method && Method->getParent()->getDescribedClassTemplate();
-      const bool InDependentClass = Method && Method->getParent()->isDependentContext();
-      if (!OfClassTemplate && !(FD->getDescribedFunctionTemplate() && !InDependentClass)) {
+      const bool InClassTemplate = Method && Method->getParent()->isDependentContext();
+      if (!InClassTemplate && !FD->getDescribedFunctionTemplate()) {
         Bound.push_back({FD, &FunctionUses});
         continue;
       }

@@ -3,6 +3,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace cilkpp {
@@ -14,25 +16,44 @@ std::vector<const FunctionDecl *> instantiationsOf(const FunctionDecl *Pattern) 
       if (F->isTemplateInstantiation() && F->hasBody()) Found.push_back(F);
   };
   const FunctionTemplateDecl *Template = Pattern->getDescribedFunctionTemplate();
-  const auto *Method = dyn_cast<CXXMethodDecl>(Pattern);
-  const ClassTemplateDecl *Class = Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
+  // The outermost class template around Pattern.
+  const ClassTemplateDecl *Class = nullptr;
+  for (const DeclContext *DC = Pattern->getDeclContext(); isa<CXXRecordDecl>(DC); DC = DC->getParent())
+    if (const ClassTemplateDecl *Described = cast<CXXRecordDecl>(DC)->getDescribedClassTemplate()) Class = Described;
   if (!Class) {
     if (Template) AddSpecializations(Template);
     return Found;
   }
-  // A class template's member: its counterpart in each instantiated class.
-  for (const ClassTemplateSpecializationDecl *Spec : Class->specializations())
-    for (const Decl *D : Spec->decls()) {
-      if (Template) {
+  // A class template's member: its counterpart in each instantiated class,
+  // or in the classes nested in it.
+  std::function<void(const CXXRecordDecl *)> Visit = [&](const CXXRecordDecl *RD) {
+    for (const Decl *D : RD->decls()) {
+      if (const auto *Nested = dyn_cast<CXXRecordDecl>(D)) {
+        if (!Nested->isInjectedClassName() && Nested->hasDefinition() && Nested == Nested->getDefinition()) Visit(Nested);
+      } else if (const auto *NestedTemplate = dyn_cast<ClassTemplateDecl>(D)) {
+        for (const ClassTemplateSpecializationDecl *Spec : NestedTemplate->specializations())
+          if (Spec->hasDefinition() && Spec == Spec->getDefinition()) Visit(Spec);
+      } else if (Template) {
         const auto *Member = dyn_cast<FunctionTemplateDecl>(D);
         const FunctionTemplateDecl *From = Member ? Member->getInstantiatedFromMemberTemplate() : nullptr;
         if (From && From->getCanonicalDecl() == Template->getCanonicalDecl()) AddSpecializations(Member);
       } else if (const auto *M = dyn_cast<CXXMethodDecl>(D)) {
-        const FunctionDecl *From = M->getInstantiatedFromMemberFunction();
+        // (In a class template nested in a class template, through the
+        // nested template's own partial instantiation.)
+        const FunctionDecl *From = M->getTemplateInstantiationPattern();
         if (From && From->getCanonicalDecl() == Pattern->getCanonicalDecl() && M->hasBody()) Found.push_back(M);
       }
     }
+  };
+  for (const ClassTemplateSpecializationDecl *Spec : Class->specializations()) Visit(Spec);
   return Found;
+}
+
+std::vector<const ClassTemplateSpecializationDecl *> enclosingSpecializations(const FunctionDecl *FD) {
+  std::vector<const ClassTemplateSpecializationDecl *> Specs;
+  for (const DeclContext *DC = FD->getDeclContext(); isa<CXXRecordDecl>(DC); DC = DC->getParent())
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(DC)) Specs.insert(Specs.begin(), Spec);
+  return Specs;
 }
 
 const FunctionTemplateDecl *firstDeclarationInMainFile(const SourceManager &SM, const FunctionTemplateDecl *Template) {

@@ -15,6 +15,10 @@ namespace cilkpp {
 // them; empty when Pattern is not templated or nothing instantiates it.
 std::vector<const clang::FunctionDecl *> instantiationsOf(const clang::FunctionDecl *Pattern);
 
+// The class template specializations that enclose an instantiated member,
+// outermost first (`Outer<int>` for `Outer<int>::Inner::f`).
+std::vector<const clang::ClassTemplateSpecializationDecl *> enclosingSpecializations(const clang::FunctionDecl *FD);
+
 // The earliest declaration of Template written in the main file (where the
 // fast clone's template is declared), or null.
 const clang::FunctionTemplateDecl *firstDeclarationInMainFile(const clang::SourceManager &SM,
