@@ -46,7 +46,24 @@ void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
 }
 
 bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
-  return w->pop() || hand_to_thief(w, parent, seq);
+  if (!w->pop()) return hand_to_thief(w, parent, seq);
+  // The count is 1 plus the children running elsewhere; they hand it back
+  // as they complete, and none makes the frame ready (only a suspended
+  // sync's count reaches 0).
+  if (parent->join.load(std::memory_order_acquire) != 1) {
+    ActivityClock &clock = w->runtime().clock(w->index());
+    clock.enter(Activity::stealing, w->stats());
+    w->schedule_until(parent->join, 1);
+    clock.enter(Activity::working, w->stats());
+  }
+  return true;
+}
+
+void rethrow_earliest(Frame &parent) {
+  // Children that threw after this one are not spawned yet: a pending
+  // exception is an earlier child's.
+  if (parent.pending != nullptr) rethrow_pending(parent);
+  throw;
 }
 
 bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept {

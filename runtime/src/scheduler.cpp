@@ -111,12 +111,12 @@ Frame *Worker::try_steal() noexcept {
   return f ? resumable : nullptr;
 }
 
-void Worker::schedule_until(const std::atomic<std::int32_t> &done) noexcept {
+void Worker::schedule_until(const std::atomic<std::int32_t> &count, std::int32_t target) noexcept {
   // The caller has put the clock on stealing.
   ActivityClock &clock = runtime_.clock(index_);
   const bool oversubscribed = runtime_.oversubscribed();
   Backoff backoff(oversubscribed);
-  while (done.load(std::memory_order_acquire) != 0) {
+  while (count.load(std::memory_order_acquire) != target) {
     Frame *f = take_ready();
     if (f) {
       // Its count dropped to 0 when the last child completed; we now hold

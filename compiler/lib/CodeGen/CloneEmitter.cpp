@@ -557,11 +557,16 @@ class CloneBuilder {
   }
 
   // A spawned call that may throw: if the continuation was stolen meanwhile,
-  // the exception goes to the thief's frame, else on through this clone.
+  // the exception goes to the thief's frame, else on through this clone. On
+  // the resume path an earlier child still running elsewhere may throw too,
+  // and the first in serial order wins (exceptions.h).
   std::string catchingCall(const SpawnSite &Site, const std::string &Call) {
-    const std::string Handler = fmt::format(
-        "catch (...) {{ if (::cilkpp::rt::{}spawn_threw(__w, __frame, __child)) throw; return{}; }} ",
-        Kind == CloneKind::Fast ? "fast_" : "", Kind == CloneKind::Fast && !isVoid() ? " {}" : "");
+    const std::string Handler =
+        Kind == CloneKind::Fast
+            ? fmt::format("catch (...) {{ if (::cilkpp::rt::fast_spawn_threw(__w, __frame, __child)) throw; return{}; }} ",
+                          isVoid() ? "" : " {}")
+            : std::string("catch (...) { if (::cilkpp::rt::spawn_threw(__w, __frame, __child)) "
+                          "::cilkpp::rt::rethrow_earliest(*__frame); return; } ");
     if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
     const std::string R = typeQualified(Ctx, Site.Call->getCallReturnType(Ctx).getUnqualifiedType());
     return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {0}({1}); __result.ready(); }} "

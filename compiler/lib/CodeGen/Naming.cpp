@@ -197,6 +197,8 @@ std::string templateParameterAliases(const FunctionDecl *FD) {
       // (A block scope cannot declare an alias template: the clones name
       // the argument where the body names the parameter.)
       if (isa<TemplateTemplateParmDecl>(Params->getParam(I))) continue;
+      // (Nor a pack: a body that uses one is rejected.)
+      if (Params->getParam(I)->isTemplateParameterPack()) continue;
       const std::string Value = argumentText(FD->getASTContext(), Args->get(I));
       Out += isa<TemplateTypeParmDecl>(Params->getParam(I))
                  ? fmt::format("using {} [[maybe_unused]] = {}; ", Params->getParam(I)->getName(), Value)
@@ -243,8 +245,31 @@ static bool namesTemplateTemplateParameter(QualType T) {
   return F.Found;
 }
 
+// A specialization of a variadic class template (`Bag<int, std::string>`),
+// anywhere in a type: getFullyQualifiedType leaves the arguments of its pack
+// unqualified.
+static bool specializesVariadicTemplate(QualType T) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitRecordType(RecordType *RT) {
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RT->getDecl()))
+        for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+          Found |= Arg.getKind() == TemplateArgument::Pack;
+      return !Found;
+    }
+    bool VisitTemplateSpecializationType(TemplateSpecializationType *TST) {
+      for (const TemplateArgument &Arg : TST->template_arguments()) Found |= Arg.getKind() == TemplateArgument::Pack;
+      if (!TST->isSugared()) return !Found;
+      return !Found && TraverseType(TST->desugar());
+    }
+  } F;
+  F.TraverseType(T);
+  return F.Found;
+}
+
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return T.getCanonicalType();
+  if (!T->isDependentType() && specializesVariadicTemplate(T)) return T.getCanonicalType();
   // getFullyQualifiedType would qualify a class template's parameter with
   // the class (`Summer<Vec>::Box<long>`); generated code names such types
   // only inside that class, where they need no qualification.

@@ -14,6 +14,23 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
+// Whether a template's body uses a parameter pack (`Ts...`, `sizeof...(Ts)`,
+// a fold): an instantiation's clones alias the parameters, and a pack has no
+// alias.
+bool bodyUsesParameterPack(const FunctionDecl *Pattern) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitSizeOfPackExpr(SizeOfPackExpr *) { return !(Found = true); }
+    bool VisitPackExpansionExpr(PackExpansionExpr *) { return !(Found = true); }
+    bool VisitCXXFoldExpr(CXXFoldExpr *) { return !(Found = true); }
+    bool VisitPackExpansionType(PackExpansionType *) { return !(Found = true); }
+    bool VisitTemplateTypeParmType(TemplateTypeParmType *T) { return !(Found |= T->isParameterPack()); }
+    bool VisitDeclRefExpr(DeclRefExpr *E) { return !(Found |= E->getDecl()->isParameterPack()); }
+  } F;
+  F.TraverseStmt(Pattern && Pattern->getBody() ? Pattern->getBody() : nullptr);
+  return F.Found;
+}
+
 // A member function's generated clones are static members declared in its
 // class and defined at namespace scope, so the class must be one the
 // translator can add to and define members of outside it.
@@ -32,10 +49,10 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   for (const ClassTemplateSpecializationDecl *Spec : Specs) {
     if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
       return "a member function of a class template specialization";
-    for (const NamedDecl *P : *Spec->getSpecializedTemplate()->getTemplateParameters())
-      if (P->isTemplateParameterPack())
-        return Spec == RD ? "a member function of a variadic class template"
-                          : "a member function of a class nested in a variadic class template";
+    if (Spec->getSpecializedTemplate()->getTemplateParameters()->hasParameterPack() &&
+        bodyUsesParameterPack(MD->getTemplateInstantiationPattern()))
+      return Spec == RD ? "a member function of a variadic class template that uses its parameter pack"
+                        : "a member function of a class nested in a variadic class template that uses its parameter pack";
   }
   if (Specs.empty() && RD->isDependentContext()) return "a member function of a class template";
   if (!SM.isWrittenInMainFile(SM.getExpansionLoc(RD->getBraceRange().getEnd())))

@@ -34,11 +34,18 @@ struct PendingException {
 void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq);
 
 // A spawned call threw on this worker. True: the parent's continuation was
-// not stolen, so the exception goes on through the parent as in the serial
-// program. False: a thief runs the continuation; the exception was handed
-// to it (rethrown at its next sync) and the caller returns at once, as after
-// parent_stolen.
+// not stolen, so an exception goes on through the parent as in the serial
+// program: rethrow_earliest. False: a thief runs the continuation; the
+// exception was handed to it (rethrown at its next sync) and the caller
+// returns at once, as after parent_stolen.
+// On the resume path children spawned before this one may still run on
+// other workers (the frame was stolen since its last sync), and one of them
+// may throw too: true comes only once they have completed.
 [[gnu::cold]] bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
+// After spawn_threw returned true, in the handler: rethrows what an earlier
+// child threw if one did (it comes first in serial order), else the
+// exception being handled.
+[[noreturn, gnu::cold]] void rethrow_earliest(Frame &parent);
 // The same in a fast clone, whose frame may be latent (exposure.h).
 [[gnu::cold]] bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
 

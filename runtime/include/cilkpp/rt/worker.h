@@ -71,8 +71,9 @@ class alignas(64) Worker {
     return f;
   }
 
-  // Runs frames (ready ones first, then stolen ones) until *done reads 0.
-  void schedule_until(const std::atomic<std::int32_t> &done) noexcept;
+  // Runs frames (ready ones first, then stolen ones) until count reads
+  // target.
+  void schedule_until(const std::atomic<std::int32_t> &count, std::int32_t target = 0) noexcept;
   // Worker-thread body: runs while root calls are active, sleeps otherwise.
   void thread_main() noexcept;
 
