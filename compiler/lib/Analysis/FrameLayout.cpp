@@ -1,6 +1,7 @@
 #include "Analysis/FrameLayout.h"
 
 #include "Support/Diagnostics.h"
+#include "Support/Instantiations.h"
 #include "Support/Nameable.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -347,15 +348,21 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   // The fast clone stores a live variable by naming it at the spawn, which
   // would find the wrong one if it were shadowed there.
   llvm::StringMap<unsigned> NameCount;
-  for (const VarDecl *V : Walker.Fields) ++NameCount[V->getName()];
+  // (Pack elements have names of their own: parameterName.)
+  auto NameOf = [](const VarDecl *V) {
+    const auto *Param = dyn_cast<ParmVarDecl>(V);
+    return Param ? parameterName(Param) : V->getName().str();
+  };
+  for (const VarDecl *V : Walker.Fields) ++NameCount[NameOf(V)];
   for (const VarDecl *V : Walker.Fields)
-    if (NameCount[V->getName()] > 1) Resident.insert(V);
+    if (NameCount[NameOf(V)] > 1) Resident.insert(V);
 
   llvm::StringSet<> Used;
   for (const VarDecl *V : Walker.Fields) {
-    std::string Name = V->getName().str();
-    for (unsigned Suffix = 1; !Used.insert(Name).second; ++Suffix)
-      Name = V->getName().str() + "_" + std::to_string(Suffix);
+    const auto *Param = dyn_cast<ParmVarDecl>(V);
+    const std::string Base = Param ? parameterName(Param) : V->getName().str();
+    std::string Name = Base;
+    for (unsigned Suffix = 1; !Used.insert(Name).second; ++Suffix) Name = Base + "_" + std::to_string(Suffix);
     Frame.FieldIndex[V] = Frame.Fields.size();
     Frame.Fields.push_back({V, Name, Resident.contains(V), Managed.contains(V), V->getType()->isReferenceType(),
                             Managed.contains(V) ? enclosingBlock(PM, FD->getBody(), V) : nullptr});

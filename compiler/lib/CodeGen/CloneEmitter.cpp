@@ -4,6 +4,7 @@
 #include "CodeGen/SourceText.h"
 #include "CodeGen/TryBlocks.h"
 #include "Support/Diagnostics.h"
+#include "Support/Instantiations.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
@@ -60,7 +61,9 @@ class CloneBuilder {
 
   std::optional<std::string> build() {
     collectWholeStatements();
+    findPackExpansions();
     if (!substituteFrameAccesses()) return std::nullopt;
+    expandPacks();
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) Final.ReplaceText(spawnRange(I), spawnText(I));
     for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
@@ -119,8 +122,13 @@ class CloneBuilder {
   // usable copy assignment (a const member).
   std::string saveText(const VarDecl *V) const {
     if (V->getType()->isRecordType())
-      return fmt::format("::cilkpp::rt::init_field({}, {}); ", fieldOf(V), V->getName().str());
-    return fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, V->getName().str()));
+      return fmt::format("::cilkpp::rt::init_field({}, {}); ", fieldOf(V), nameOf(V));
+    return fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, nameOf(V)));
+  }
+  // A variable as the clone names it (a pack element has a name of its own).
+  static std::string nameOf(const VarDecl *V) {
+    const auto *Param = dyn_cast<ParmVarDecl>(V);
+    return Param ? parameterName(Param) : V->getName().str();
   }
   std::string text(SourceRange R) { return render(fileRange(SM, R)); }
 
@@ -186,7 +194,126 @@ class CloneBuilder {
     unsigned Offset = SM.getFileOffset(Loc);
     for (auto [Begin, End] : WholeRanges)
       if (Begin <= Offset && Offset <= End) return true;
+    // (A pack expansion is replaced as a whole too: expandPacks.)
+    for (const PackExpansion &E : Expansions)
+      if (E.Begin <= Offset && Offset < E.End) return true;
     return false;
+  }
+
+  // A pack expansion of a variadic template (`g(xs...)`): the instantiation
+  // has one expression per element, all at the pattern's place in the text
+  // [Begin, PatternEnd); End is past the ellipsis. Each element's text is
+  // the pattern with that element's parameter and types substituted.
+  struct PackExpansion {
+    unsigned Begin, PatternEnd, End;
+    std::vector<const Expr *> Elements;
+    std::vector<std::string> Texts;
+  };
+  std::vector<PackExpansion> Expansions;
+  llvm::DenseMap<const Expr *, std::pair<unsigned, unsigned>> ElementOf;  // expansion, element
+
+  // The pattern's expansions, matched with the instantiation's arguments
+  // that start where a pattern does.
+  void findPackExpansions() {
+    const FunctionDecl *Pattern = FD->isTemplateInstantiation() ? FD->getTemplateInstantiationPattern() : nullptr;
+    if (!Pattern || !Pattern->getBody()) return;
+    struct PatternVisitor : RecursiveASTVisitor<PatternVisitor> {
+      CloneBuilder &B;
+      explicit PatternVisitor(CloneBuilder &B) : B(B) {}
+      bool VisitPackExpansionExpr(PackExpansionExpr *E) {
+        const CharSourceRange R = fileRange(B.SM, E->getPattern()->getSourceRange());
+        const SourceLocation Ellipsis = B.SM.getExpansionLoc(E->getEllipsisLoc());
+        B.Expansions.push_back({B.SM.getFileOffset(R.getBegin()), B.offsetAfter(R.getEnd()), B.offsetAfter(Ellipsis), {}, {}});
+        return true;
+      }
+    } PV(*this);
+    PV.TraverseStmt(Pattern->getBody());
+    llvm::sort(Expansions, [](const PackExpansion &A, const PackExpansion &B) { return A.Begin < B.Begin; });
+    struct InstanceVisitor : RecursiveASTVisitor<InstanceVisitor> {
+      CloneBuilder &B;
+      explicit InstanceVisitor(CloneBuilder &B) : B(B) {}
+      void match(llvm::ArrayRef<const Expr *> Args) {
+        for (const Expr *Arg : Args) {
+          if (isa<CXXDefaultArgExpr>(Arg) || Arg->getBeginLoc().isInvalid()) continue;
+          const unsigned At = B.SM.getFileOffset(B.SM.getExpansionLoc(Arg->getBeginLoc()));
+          for (unsigned I = 0; I < B.Expansions.size(); ++I)
+            if (B.Expansions[I].Begin == At) {
+              B.ElementOf[Arg] = {I, unsigned(B.Expansions[I].Elements.size())};
+              B.Expansions[I].Elements.push_back(Arg);
+            }
+        }
+      }
+      bool VisitCallExpr(CallExpr *E) { return match({E->getArgs(), E->getNumArgs()}), true; }
+      // (Sema admits expansions in these only: unsupportedPackUse.)
+      bool VisitCXXConstructExpr(CXXConstructExpr *E) { return match({E->getArgs(), E->getNumArgs()}), true; }
+    } IV(*this);
+    IV.TraverseStmt(FD->getBody());
+  }
+
+  unsigned offsetAfter(SourceLocation TokenLoc) const {
+    return SM.getFileOffset(TokenLoc) + Lexer::MeasureTokenLength(TokenLoc, SM, LO);
+  }
+
+  // Each element's text, then the expansion's: the elements joined, or
+  // nothing (and no comma left dangling) for an empty pack.
+  void expandPacks() {
+    StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+    for (PackExpansion &E : Expansions) {
+      for (const Expr *Element : E.Elements) E.Texts.push_back(renderElement(E, Element));
+      unsigned Begin = E.Begin, End = E.End;
+      if (E.Texts.empty()) {
+        unsigned Before = Begin;
+        while (Before > 0 && isspace(static_cast<unsigned char>(Buffer[Before - 1]))) --Before;
+        unsigned After = End;
+        while (After < Buffer.size() && isspace(static_cast<unsigned char>(Buffer[After]))) ++After;
+        if (Before > 0 && Buffer[Before - 1] == ',') Begin = Before - 1;
+        else if (After < Buffer.size() && Buffer[After] == ',') End = After + 1;
+      }
+      for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End;)
+        It = Substitutions.erase(It);
+      const std::string Text = fmt::format("{}", fmt::join(E.Texts, ", "));
+      const SourceLocation Loc = SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Begin);
+      Substitutions[Begin] = {End - Begin, Text};
+      bool Whole = false;
+      for (auto [WB, WE] : WholeRanges) Whole |= WB <= Begin && Begin <= WE;
+      if (!Whole) Final.ReplaceText(Loc, End - Begin, Text);
+    }
+  }
+
+  // The pattern's text for one element: its parameter (`xs__1`, or its frame
+  // field) and its types, over the procedure's other substitutions.
+  std::string renderElement(const PackExpansion &E, const Expr *Element) {
+    std::map<unsigned, std::pair<unsigned, std::string>> Local(Substitutions.lower_bound(E.Begin),
+                                                               Substitutions.lower_bound(E.PatternEnd));
+    struct Visitor : RecursiveASTVisitor<Visitor> {
+      CloneBuilder &B;
+      std::map<unsigned, std::pair<unsigned, std::string>> &Local;
+      Visitor(CloneBuilder &B, std::map<unsigned, std::pair<unsigned, std::string>> &L) : B(B), Local(L) {}
+      bool VisitDeclRefExpr(DeclRefExpr *DR) {
+        const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl());
+        if (!P || !packElementIndex(P)) return true;
+        const SourceLocation Loc = B.SM.getExpansionLoc(DR->getLocation());
+        Local[B.SM.getFileOffset(Loc)] = {unsigned(P->getName().size()),
+                                          B.accessesFrame(P) ? B.accessOf(P) : parameterName(P)};
+        return true;
+      }
+      bool VisitSubstTemplateTypeParmTypeLoc(SubstTemplateTypeParmTypeLoc TL) {
+        if (!TL.getTypePtr()->getReplacedParameter()->isParameterPack()) return true;
+        const SourceLocation Loc = B.SM.getExpansionLoc(TL.getBeginLoc());
+        Local[B.SM.getFileOffset(Loc)] = {Lexer::MeasureTokenLength(Loc, B.SM, B.LO),
+                                          typeQualified(B.Ctx, TL.getType())};
+        return true;
+      }
+    } V(*this, Local);
+    V.TraverseStmt(const_cast<Expr *>(Element));
+    StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+    std::string Out;
+    unsigned Pos = E.Begin;
+    for (auto It = Local.lower_bound(E.Begin); It != Local.end() && It->first < E.PatternEnd; ++It) {
+      Out += Buffer.substr(Pos, It->first - Pos).str() + It->second.second;
+      Pos = It->first + It->second.first;
+    }
+    return Out + Buffer.substr(Pos, E.PatternEnd - Pos).str();
   }
 
   // Every use of a frame variable becomes __frame->field.
@@ -248,12 +375,23 @@ class CloneBuilder {
 
       bool VisitDeclRefExpr(DeclRefExpr *DR) {
         const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        // A pack element is named per element of its expansion (renderElement).
+        if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V); P && packElementIndex(P)) return true;
         if (!V || !B.accessesFrame(V) || DR->refersToEnclosingVariableOrCapture()) return true;
         if (CaptureNames.contains(B.SM.getFileOffset(B.SM.getSpellingLoc(DR->getLocation())))) return true;
         std::optional<SourceLocation> Loc =
             B.writtenLoc(DR->getLocation(), "a variable that lives across a continuation point");
         if (!Loc) return Ok = false, true;
         B.substitute(*Loc, V->getName().size(), B.accessOf(V));
+        return true;
+      }
+
+      // `sizeof...(xs)` is the instantiation's pack length.
+      bool VisitSizeOfPackExpr(SizeOfPackExpr *E) {
+        if (E->isValueDependent() || E->isPartiallySubstituted()) return true;
+        const CharSourceRange R = fileRange(B.SM, E->getSourceRange());
+        const unsigned Begin = B.SM.getFileOffset(R.getBegin());
+        B.substitute(R.getBegin(), B.offsetAfter(R.getEnd()) - Begin, std::to_string(E->getPackLength()));
         return true;
       }
 
@@ -446,7 +584,9 @@ class CloneBuilder {
       const Expr *Arg = Site.Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg)) break;
       std::string Name = fmt::format("__a{}", I - First);
-      std::string Value = text(Arg->getSourceRange());
+      auto Element = ElementOf.find(Arg);
+      std::string Value = Element != ElementOf.end() ? Expansions[Element->second.first].Texts[Element->second.second]
+                                                     : text(Arg->getSourceRange());
       if (!Args.empty()) Args += ", ";
       if (I - First >= Params.size()) {
         Decls += fmt::format("auto &&{} = {}; ", Name, Value);
@@ -852,14 +992,14 @@ class CloneBuilder {
     for (const ParmVarDecl *P : FD->parameters()) {
       if (!accessesFrame(P)) continue;
       if (!Frame.field(P)->ManagedLifetime) {
-        Out += fmt::format(" {} = {};", fieldOf(P), valueToStore(P, P->getName().str()));
+        Out += fmt::format(" {} = {};", fieldOf(P), valueToStore(P, parameterName(P)));
         continue;
       }
       // Moved, not copied, into the frame; the frame's object is the one the
       // body uses and destroys.
       const std::string T = typeQualified(Ctx, P->getType().getUnqualifiedType());
       Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({})){};", fieldOf(P), T, T,
-                         P->getName(), markLive(P));
+                         parameterName(P), markLive(P));
     }
     return Frame.MayThrow ? Out + " try {" : Out;
   }

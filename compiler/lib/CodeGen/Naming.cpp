@@ -152,6 +152,11 @@ std::string templateNameQualified(ASTContext &Ctx, TemplateName Name) {
 static std::string argumentText(ASTContext &Ctx, const TemplateArgument &Arg) {
   if (Arg.getKind() == TemplateArgument::Type) return typeQualified(Ctx, Arg.getAsType());
   if (Arg.getKind() == TemplateArgument::Template) return templateNameQualified(Ctx, Arg.getAsTemplate());
+  if (Arg.getKind() == TemplateArgument::Pack) {
+    std::vector<std::string> Elements;
+    for (const TemplateArgument &Element : Arg.pack_elements()) Elements.push_back(argumentText(Ctx, Element));
+    return fmt::format("{}", fmt::join(Elements, ", "));
+  }
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   Arg.print(policy(Ctx), OS, /*IncludeType=*/true);
@@ -164,14 +169,15 @@ std::string templateArguments(const FunctionDecl *FD) {
                                                  FD->getPrimaryTemplate()
                                              ? FD->getTemplateSpecializationArgs()
                                              : nullptr) {
-    for (const TemplateArgument &Arg : List->asArray()) Args.push_back(argumentText(FD->getASTContext(), Arg));
+    for (const TemplateArgument &Arg : List->asArray())
+      if (Arg.getKind() != TemplateArgument::Pack || Arg.pack_size() > 0) Args.push_back(argumentText(FD->getASTContext(), Arg));
   } else if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
     // The template's own parameters, up to an unnamed one (typically a
     // trailing `class = std::enable_if_t<...>`), which its default or
     // deduction supplies as it did for the template.
     for (const NamedDecl *P : *Template->getTemplateParameters()) {
       if (P->getName().empty()) break;
-      Args.push_back(P->getName().str());
+      Args.push_back(P->getName().str() + (P->isTemplateParameterPack() ? "..." : ""));
     }
   } else {
     return "";
@@ -318,7 +324,11 @@ std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefa
   std::string Out;
   for (const ParmVarDecl *P : FD->parameters()) {
     if (!Out.empty()) Out += ", ";
-    Out += declareQualified(Ctx, P->getType(), P->getName());
+    // (`Ts... xs` prints its pattern: `Ts xs...` would be a C variadic.)
+    if (const auto *Pack = P->getType()->getAs<PackExpansionType>())
+      Out += declareQualified(Ctx, Pack->getPattern(), "..." + P->getName().str());
+    else
+      Out += declareQualified(Ctx, P->getType(), parameterName(P));
     if (WithDefaults && P->hasDefaultArg() && !P->hasUninstantiatedDefaultArg()) {
       const SourceManager &SM = Ctx.getSourceManager();
       CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(P->getDefaultArgRange()).getAsRange());

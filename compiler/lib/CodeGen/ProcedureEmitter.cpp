@@ -112,7 +112,10 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
   // entry's copy is not one the serial program makes.
   for (const ParmVarDecl *P : FD->parameters()) {
     QualType T = P->getType();
-    if (!T->isReferenceType() && !T.isTriviallyCopyableType(Ctx))
+    if (const auto *Pack = T->getAs<PackExpansionType>())
+      Args += fmt::format(", static_cast<{}{}>({})...", typeQualified(Ctx, Pack->getPattern()),
+                          Pack->getPattern()->isReferenceType() ? "" : " &&", P->getName());
+    else if (!T->isReferenceType() && !T.isTriviallyCopyableType(Ctx))
       Args += fmt::format(", static_cast<{} &&>({})", typeQualified(Ctx, T.getUnqualifiedType()), P->getName());
     else
       Args += fmt::format(", {}", P->getName());

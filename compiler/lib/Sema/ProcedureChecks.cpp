@@ -6,6 +6,7 @@
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -14,21 +15,47 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
-// Whether a template's body uses a parameter pack (`Ts...`, `sizeof...(Ts)`,
-// a fold): an instantiation's clones alias the parameters, and a pack has no
-// alias.
-bool bodyUsesParameterPack(const FunctionDecl *Pattern) {
+// What in a variadic template's body the translation cannot expand yet, or
+// null. Each instantiation's clones spell one expression per element where
+// the body expands a pack in a call's (or a constructor's) arguments
+// (CloneEmitter.cpp, expandPacks), and the pack's length for `sizeof...`.
+const char *unsupportedPackUse(const FunctionDecl *Pattern) {
+  if (!Pattern || !Pattern->getBody()) return nullptr;
+  unsigned ParameterPacks = 0;
+  for (const ParmVarDecl *P : Pattern->parameters()) ParameterPacks += P->isParameterPack();
+  if (ParameterPacks > 1) return "two function parameter packs";
   struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitSizeOfPackExpr(SizeOfPackExpr *) { return !(Found = true); }
-    bool VisitPackExpansionExpr(PackExpansionExpr *) { return !(Found = true); }
-    bool VisitCXXFoldExpr(CXXFoldExpr *) { return !(Found = true); }
-    bool VisitPackExpansionType(PackExpansionType *) { return !(Found = true); }
-    bool VisitTemplateTypeParmType(TemplateTypeParmType *T) { return !(Found |= T->isParameterPack()); }
-    bool VisitDeclRefExpr(DeclRefExpr *E) { return !(Found |= E->getDecl()->isParameterPack()); }
-  } F;
-  F.TraverseStmt(Pattern && Pattern->getBody() ? Pattern->getBody() : nullptr);
+    ParentMap PM;
+    const char *Found = nullptr;
+    unsigned LambdaDepth = 0;
+    explicit Finder(Stmt *Body) : PM(Body) {}
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      ++LambdaDepth;
+      bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+      --LambdaDepth;
+      return Result;
+    }
+    bool VisitCXXFoldExpr(CXXFoldExpr *) { return !(Found = "a fold expression"); }
+    bool VisitPackExpansionType(PackExpansionType *) {
+      return !(Found = "a pack expansion in a type or a template argument list");
+    }
+    bool VisitPackExpansionExpr(PackExpansionExpr *E) {
+      if (LambdaDepth) return !(Found = "a pack expansion in a lambda");
+      const Stmt *Parent = PM.getParentIgnoreParenImpCasts(E);
+      if (!isa_and_nonnull<CallExpr, CXXConstructExpr>(Parent))
+        return !(Found = "a pack expansion outside the arguments of a call");
+      return true;
+    }
+  } F(Pattern->getBody());
+  F.TraverseStmt(Pattern->getBody());
   return F.Found;
+}
+
+// The reason, for a procedure described as Kind.
+const char *packUseReason(const char *Kind, const char *Use) {
+  static std::string Reason;
+  Reason = std::string(Kind) + " with " + Use;
+  return Reason.c_str();
 }
 
 // A member function's generated clones are static members declared in its
@@ -49,10 +76,11 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   for (const ClassTemplateSpecializationDecl *Spec : Specs) {
     if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
       return "a member function of a class template specialization";
-    if (Spec->getSpecializedTemplate()->getTemplateParameters()->hasParameterPack() &&
-        bodyUsesParameterPack(MD->getTemplateInstantiationPattern()))
-      return Spec == RD ? "a member function of a variadic class template that uses its parameter pack"
-                        : "a member function of a class nested in a variadic class template that uses its parameter pack";
+    if (!Spec->getSpecializedTemplate()->getTemplateParameters()->hasParameterPack()) continue;
+    if (const char *Use = unsupportedPackUse(MD->getTemplateInstantiationPattern()))
+      return packUseReason(Spec == RD ? "a member function of a variadic class template"
+                                      : "a member function of a class nested in a variadic class template",
+                           Use);
   }
   if (Specs.empty() && RD->isDependentContext()) return "a member function of a class template";
   if (!SM.isWrittenInMainFile(SM.getExpansionLoc(RD->getBraceRange().getEnd())))
@@ -74,8 +102,9 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate(); Primary && FD->isTemplateInstantiation()) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.
-    for (const NamedDecl *P : *Primary->getTemplateParameters())
-      if (P->isTemplateParameterPack()) return "a variadic template";
+    if (Primary->getTemplateParameters()->hasParameterPack())
+      if (const char *Use = unsupportedPackUse(FD->getTemplateInstantiationPattern()))
+        return packUseReason("a variadic template", Use);
   } else if (FD->getDescribedFunctionTemplate() || FD->isDependentContext()) {
     return isa<CXXMethodDecl>(FD) ? "a member function of a class template nested in a class"
                                   : "a function template";

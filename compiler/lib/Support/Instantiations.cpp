@@ -68,4 +68,22 @@ const FunctionTemplateDecl *firstDeclarationInMainFile(const SourceManager &SM, 
   return First;
 }
 
+std::optional<unsigned> packElementIndex(const ParmVarDecl *P) {
+  const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
+  const FunctionDecl *Pattern = FD && FD->isTemplateInstantiation() ? FD->getTemplateInstantiationPattern() : nullptr;
+  if (!Pattern) return std::nullopt;
+  unsigned Pack = 0;
+  while (Pack < Pattern->getNumParams() && !Pattern->getParamDecl(Pack)->isParameterPack()) ++Pack;
+  if (Pack == Pattern->getNumParams()) return std::nullopt;
+  const unsigned Length = FD->getNumParams() + 1 - Pattern->getNumParams();
+  const unsigned Index = P->getFunctionScopeIndex();
+  if (Index < Pack || Index >= Pack + Length) return std::nullopt;
+  return Index - Pack;
+}
+
+std::string parameterName(const ParmVarDecl *P) {
+  if (std::optional<unsigned> K = packElementIndex(P)) return P->getName().str() + "__" + std::to_string(*K);
+  return P->getName().str();
+}
+
 }  // namespace cilkpp

@@ -7,6 +7,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace cilkpp {
@@ -18,6 +20,12 @@ std::vector<const clang::FunctionDecl *> instantiationsOf(const clang::FunctionD
 // The class template specializations that enclose an instantiated member,
 // outermost first (`Outer<int>` for `Outer<int>::Inner::f`).
 std::vector<const clang::ClassTemplateSpecializationDecl *> enclosingSpecializations(const clang::FunctionDecl *FD);
+
+// An instantiated parameter that is element K of the template's function
+// parameter pack (`Ts... xs`), and the name that element gets in the
+// translation (`xs__K`: the instantiation names them all `xs`).
+std::optional<unsigned> packElementIndex(const clang::ParmVarDecl *P);
+std::string parameterName(const clang::ParmVarDecl *P);
 
 // The earliest declaration of Template written in the main file (where the
 // fast clone's template is declared), or null.
