@@ -1,6 +1,7 @@
 #include "CodeGen/CloneEmitter.h"
 
 #include "CodeGen/LoopLowering.h"
+#include "CodeGen/PackExpansions.h"
 #include "CodeGen/SourceText.h"
 #include "CodeGen/TryBlocks.h"
 #include "Support/Diagnostics.h"
@@ -200,120 +201,37 @@ class CloneBuilder {
     return false;
   }
 
-  // A pack expansion of a variadic template (`g(xs...)`): the instantiation
-  // has one expression per element, all at the pattern's place in the text
-  // [Begin, PatternEnd); End is past the ellipsis. Each element's text is
-  // the pattern with that element's parameter and types substituted.
-  struct PackExpansion {
-    unsigned Begin, PatternEnd, End;
-    std::vector<const Expr *> Elements;
-    std::vector<std::string> Texts;
-  };
+  // The instantiation's pack expansions (PackExpansions.h); an element
+  // spawned as an argument takes its text from there.
   std::vector<PackExpansion> Expansions;
   llvm::DenseMap<const Expr *, std::pair<unsigned, unsigned>> ElementOf;  // expansion, element
 
-  // The pattern's expansions, matched with the instantiation's arguments
-  // that start where a pattern does.
   void findPackExpansions() {
-    const FunctionDecl *Pattern = FD->isTemplateInstantiation() ? FD->getTemplateInstantiationPattern() : nullptr;
-    if (!Pattern || !Pattern->getBody()) return;
-    struct PatternVisitor : RecursiveASTVisitor<PatternVisitor> {
-      CloneBuilder &B;
-      explicit PatternVisitor(CloneBuilder &B) : B(B) {}
-      bool VisitPackExpansionExpr(PackExpansionExpr *E) {
-        const CharSourceRange R = fileRange(B.SM, E->getPattern()->getSourceRange());
-        const SourceLocation Ellipsis = B.SM.getExpansionLoc(E->getEllipsisLoc());
-        B.Expansions.push_back({B.SM.getFileOffset(R.getBegin()), B.offsetAfter(R.getEnd()), B.offsetAfter(Ellipsis), {}, {}});
-        return true;
-      }
-    } PV(*this);
-    PV.TraverseStmt(Pattern->getBody());
-    llvm::sort(Expansions, [](const PackExpansion &A, const PackExpansion &B) { return A.Begin < B.Begin; });
-    struct InstanceVisitor : RecursiveASTVisitor<InstanceVisitor> {
-      CloneBuilder &B;
-      explicit InstanceVisitor(CloneBuilder &B) : B(B) {}
-      void match(llvm::ArrayRef<const Expr *> Args) {
-        for (const Expr *Arg : Args) {
-          if (isa<CXXDefaultArgExpr>(Arg) || Arg->getBeginLoc().isInvalid()) continue;
-          const unsigned At = B.SM.getFileOffset(B.SM.getExpansionLoc(Arg->getBeginLoc()));
-          for (unsigned I = 0; I < B.Expansions.size(); ++I)
-            if (B.Expansions[I].Begin == At) {
-              B.ElementOf[Arg] = {I, unsigned(B.Expansions[I].Elements.size())};
-              B.Expansions[I].Elements.push_back(Arg);
-            }
-        }
-      }
-      bool VisitCallExpr(CallExpr *E) { return match({E->getArgs(), E->getNumArgs()}), true; }
-      // (Sema admits expansions in these only: unsupportedPackUse.)
-      bool VisitCXXConstructExpr(CXXConstructExpr *E) { return match({E->getArgs(), E->getNumArgs()}), true; }
-    } IV(*this);
-    IV.TraverseStmt(FD->getBody());
+    Expansions = packExpansionsOf(SM, LO, FD);
+    for (unsigned I = 0; I < Expansions.size(); ++I)
+      for (unsigned K = 0; K < Expansions[I].Elements.size(); ++K) ElementOf[Expansions[I].Elements[K]] = {I, K};
   }
 
   unsigned offsetAfter(SourceLocation TokenLoc) const {
     return SM.getFileOffset(TokenLoc) + Lexer::MeasureTokenLength(TokenLoc, SM, LO);
   }
 
-  // Each element's text, then the expansion's: the elements joined, or
-  // nothing (and no comma left dangling) for an empty pack.
+  // Each expansion is replaced as a whole by its elements' texts: a pack
+  // element's uses name its own parameter, or its frame field.
   void expandPacks() {
-    StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+    auto ParameterText = [this](const ParmVarDecl *P) { return accessesFrame(P) ? accessOf(P) : parameterName(P); };
     for (PackExpansion &E : Expansions) {
-      for (const Expr *Element : E.Elements) E.Texts.push_back(renderElement(E, Element));
-      unsigned Begin = E.Begin, End = E.End;
-      if (E.Texts.empty()) {
-        unsigned Before = Begin;
-        while (Before > 0 && isspace(static_cast<unsigned char>(Buffer[Before - 1]))) --Before;
-        unsigned After = End;
-        while (After < Buffer.size() && isspace(static_cast<unsigned char>(Buffer[After]))) ++After;
-        if (Before > 0 && Buffer[Before - 1] == ',') Begin = Before - 1;
-        else if (After < Buffer.size() && Buffer[After] == ',') End = After + 1;
-      }
+      for (const Expr *Element : E.Elements)
+        E.Texts.push_back(renderPackElement(Ctx, E, Element, Substitutions, ParameterText));
+      const auto [Begin, End] = replacedRange(SM.getBufferData(SM.getMainFileID()), E);
       for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End;)
         It = Substitutions.erase(It);
       const std::string Text = fmt::format("{}", fmt::join(E.Texts, ", "));
-      const SourceLocation Loc = SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Begin);
       Substitutions[Begin] = {End - Begin, Text};
       bool Whole = false;
-      for (auto [WB, WE] : WholeRanges) Whole |= WB <= Begin && Begin <= WE;
-      if (!Whole) Final.ReplaceText(Loc, End - Begin, Text);
+      for (auto [WholeBegin, WholeEnd] : WholeRanges) Whole |= WholeBegin <= Begin && Begin <= WholeEnd;
+      if (!Whole) Final.ReplaceText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Begin), End - Begin, Text);
     }
-  }
-
-  // The pattern's text for one element: its parameter (`xs__1`, or its frame
-  // field) and its types, over the procedure's other substitutions.
-  std::string renderElement(const PackExpansion &E, const Expr *Element) {
-    std::map<unsigned, std::pair<unsigned, std::string>> Local(Substitutions.lower_bound(E.Begin),
-                                                               Substitutions.lower_bound(E.PatternEnd));
-    struct Visitor : RecursiveASTVisitor<Visitor> {
-      CloneBuilder &B;
-      std::map<unsigned, std::pair<unsigned, std::string>> &Local;
-      Visitor(CloneBuilder &B, std::map<unsigned, std::pair<unsigned, std::string>> &L) : B(B), Local(L) {}
-      bool VisitDeclRefExpr(DeclRefExpr *DR) {
-        const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl());
-        if (!P || !packElementIndex(P)) return true;
-        const SourceLocation Loc = B.SM.getExpansionLoc(DR->getLocation());
-        Local[B.SM.getFileOffset(Loc)] = {unsigned(P->getName().size()),
-                                          B.accessesFrame(P) ? B.accessOf(P) : parameterName(P)};
-        return true;
-      }
-      bool VisitSubstTemplateTypeParmTypeLoc(SubstTemplateTypeParmTypeLoc TL) {
-        if (!TL.getTypePtr()->getReplacedParameter()->isParameterPack()) return true;
-        const SourceLocation Loc = B.SM.getExpansionLoc(TL.getBeginLoc());
-        Local[B.SM.getFileOffset(Loc)] = {Lexer::MeasureTokenLength(Loc, B.SM, B.LO),
-                                          typeQualified(B.Ctx, TL.getType())};
-        return true;
-      }
-    } V(*this, Local);
-    V.TraverseStmt(const_cast<Expr *>(Element));
-    StringRef Buffer = SM.getBufferData(SM.getMainFileID());
-    std::string Out;
-    unsigned Pos = E.Begin;
-    for (auto It = Local.lower_bound(E.Begin); It != Local.end() && It->first < E.PatternEnd; ++It) {
-      Out += Buffer.substr(Pos, It->first - Pos).str() + It->second.second;
-      Pos = It->first + It->second.first;
-    }
-    return Out + Buffer.substr(Pos, E.PatternEnd - Pos).str();
   }
 
   // Every use of a frame variable becomes __frame->field.
@@ -1061,7 +979,7 @@ class CloneBuilder {
   const TryBlocks Tries;
   // Frame accesses by file offset: (length replaced, replacement). The
   // source of the texts of subexpressions inside replaced statements.
-  std::map<unsigned, std::pair<unsigned, std::string>> Substitutions;
+  TextSubstitutions Substitutions;
   Rewriter Final;
   std::vector<const DeclStmt *> FieldDeclarations;
   std::vector<std::pair<unsigned, unsigned>> WholeRanges;
