@@ -144,7 +144,9 @@ class CloneBuilder {
       Out += Buffer.substr(Pos, It->first - Pos).str() + It->second.second;
       Pos = It->first + It->second.first;
     }
-    return Out + Buffer.substr(Pos, End - Pos).str();
+    // A substitution is atomic: a pack expansion replaces `xs...`, and an
+    // expression of one element covers only `xs`.
+    return Pos >= End ? Out : Out + Buffer.substr(Pos, End - Pos).str();
   }
   bool isVoid() const { return FD->getReturnType()->isVoidType(); }
   std::string returnType() { return typeQualified(Ctx, FD->getReturnType()); }
@@ -223,10 +225,11 @@ class CloneBuilder {
     for (PackExpansion &E : Expansions) {
       for (const Expr *Element : E.Elements)
         E.Texts.push_back(renderPackElement(Ctx, E, Element, Substitutions, ParameterText));
+      for (QualType T : E.Types) E.Texts.push_back(typeQualified(Ctx, T));
       const auto [Begin, End] = replacedRange(SM.getBufferData(SM.getMainFileID()), E);
       for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End;)
         It = Substitutions.erase(It);
-      const std::string Text = fmt::format("{}", fmt::join(E.Texts, ", "));
+      const std::string Text = replacementText(E);
       Substitutions[Begin] = {End - Begin, Text};
       bool Whole = false;
       for (auto [WholeBegin, WholeEnd] : WholeRanges) Whole |= WholeBegin <= Begin && Begin <= WholeEnd;
@@ -367,6 +370,18 @@ class CloneBuilder {
 
   // The text that initialises a variable: "5" for `int x = 5`, "{1, 2}" for
   // `int a[2]{1, 2}`, "(3)" for `S s(3)`; empty when default-initialised.
+  // The ')' that closes the '(' at Open, or an invalid location.
+  SourceLocation matchingParen(SourceLocation Open) const {
+    int Depth = 1;
+    for (SourceLocation Cursor = Open;;) {
+      std::optional<Token> Tok = Lexer::findNextToken(Cursor, SM, LO);
+      if (!Tok || Tok->is(tok::eof)) return {};
+      Cursor = Tok->getLocation();
+      if (Tok->is(tok::l_paren)) ++Depth;
+      if (Tok->is(tok::r_paren) && --Depth == 0) return Cursor;
+    }
+  }
+
   std::string initializerText(const VarDecl *V, bool &IsCopyInit) {
     const Expr *Init = V->getInit();
     if (!Init || defaultInitialised(V)) return "";
@@ -395,6 +410,9 @@ class CloneBuilder {
       }
     }
     SourceLocation End = SM.getExpansionRange(V->getSourceRange().getEnd()).getEnd();
+    // `T x(xs...)` instantiated with one element ends at the element.
+    if (V->getInitStyle() == VarDecl::CallInit)
+      if (SourceLocation Close = matchingParen(Start); Close.isValid()) End = Close;
     std::string Text = render(CharSourceRange::getTokenRange(Start, End));
     return StringRef(Text).trim().str();
   }

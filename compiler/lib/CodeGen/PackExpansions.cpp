@@ -7,7 +7,11 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cctype>
 
@@ -36,27 +40,68 @@ std::vector<PackExpansion> packExpansionsOf(const SourceManager &SM, const LangO
     bool VisitPackExpansionExpr(PackExpansionExpr *E) {
       const CharSourceRange R = fileRange(SM, E->getPattern()->getSourceRange());
       Found.push_back({SM.getFileOffset(R.getBegin()), offsetAfter(SM, LO, R.getEnd()),
-                       offsetAfter(SM, LO, SM.getExpansionLoc(E->getEllipsisLoc())), {}, {}});
+                       offsetAfter(SM, LO, SM.getExpansionLoc(E->getEllipsisLoc())), {}, {}, {}});
+      return true;
+    }
+    bool VisitPackExpansionTypeLoc(PackExpansionTypeLoc TL) {
+      const CharSourceRange R = fileRange(SM, TL.getPatternLoc().getSourceRange());
+      Found.push_back({SM.getFileOffset(R.getBegin()), offsetAfter(SM, LO, R.getEnd()),
+                       offsetAfter(SM, LO, SM.getExpansionLoc(TL.getEllipsisLoc())), {}, {}, {}});
       return true;
     }
   } PV(SM, LO, Expansions);
   PV.TraverseStmt(Pattern->getBody());
   llvm::sort(Expansions, [](const PackExpansion &A, const PackExpansion &B) { return A.Begin < B.Begin; });
 
+  // (A type written once may be traversed more than once: `T a, b;`.)
   struct InstanceVisitor : RecursiveASTVisitor<InstanceVisitor> {
     const SourceManager &SM;
     std::vector<PackExpansion> &Found;
+    llvm::DenseSet<const void *> Seen;
     InstanceVisitor(const SourceManager &SM, std::vector<PackExpansion> &F) : SM(SM), Found(F) {}
+    PackExpansion *at(SourceLocation Loc) {
+      if (Loc.isInvalid()) return nullptr;
+      const unsigned Offset = SM.getFileOffset(SM.getExpansionLoc(Loc));
+      for (PackExpansion &E : Found)
+        if (E.Begin == Offset) return &E;
+      return nullptr;
+    }
     void match(llvm::ArrayRef<const Expr *> Args) {
-      for (const Expr *Arg : Args) {
-        if (isa<CXXDefaultArgExpr>(Arg) || Arg->getBeginLoc().isInvalid()) continue;
-        const unsigned At = SM.getFileOffset(SM.getExpansionLoc(Arg->getBeginLoc()));
-        for (PackExpansion &E : Found)
-          if (E.Begin == At) E.Elements.push_back(Arg);
-      }
+      for (const Expr *Arg : Args)
+        if (PackExpansion *E = isa<CXXDefaultArgExpr>(Arg) ? nullptr : at(Arg->getBeginLoc()); E && Seen.insert(Arg).second)
+          E->Elements.push_back(Arg);
+    }
+    void match(const void *Key, llvm::ArrayRef<TemplateArgumentLoc> Args) {
+      if (!Seen.insert(Key).second) return;
+      for (const TemplateArgumentLoc &Arg : Args)
+        if (const TypeSourceInfo *TSI = Arg.getArgument().getKind() == TemplateArgument::Type ? Arg.getTypeSourceInfo() : nullptr)
+          if (PackExpansion *E = at(TSI->getTypeLoc().getBeginLoc())) E->Types.push_back(Arg.getArgument().getAsType());
     }
     bool VisitCallExpr(CallExpr *E) { return match({E->getArgs(), E->getNumArgs()}), true; }
     bool VisitCXXConstructExpr(CXXConstructExpr *E) { return match({E->getArgs(), E->getNumArgs()}), true; }
+    bool VisitInitListExpr(InitListExpr *E) { return match({E->getInits(), E->getNumInits()}), true; }
+    // `T x(xs...)` of one scalar element initialises x with the element.
+    bool VisitVarDecl(VarDecl *V) {
+      const Expr *Init = V->getInit();
+      if (!Init || V->getInitStyle() != VarDecl::CallInit) return true;
+      match({&Init, 1});
+      const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
+      if (!isa<ImplicitValueInitExpr>(Init) && !(Construct && Construct->getNumArgs() == 0)) return true;
+      // The expansion right after `name(`.
+      const SourceLocation Name = SM.getExpansionLoc(V->getLocation());
+      const unsigned NameEnd = SM.getFileOffset(Name) + V->getName().size();
+      const StringRef Buffer = SM.getBufferData(SM.getFileID(Name));
+      for (PackExpansion &E : Found)
+        if (E.Begin > NameEnd && Buffer.slice(NameEnd, E.Begin).trim() == "(") E.EmptyDirectInit = true;
+      return true;
+    }
+    bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+      std::vector<TemplateArgumentLoc> Args;
+      for (unsigned I = 0; I < TL.getNumArgs(); ++I) Args.push_back(TL.getArgLoc(I));
+      return match(TL.getOpaqueData(), Args), true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) { return match(E, E->template_arguments()), true; }
+    bool VisitMemberExpr(MemberExpr *E) { return match(E, E->template_arguments()), true; }
   } IV(SM, Expansions);
   IV.TraverseStmt(Instance->getBody());
   return Expansions;
@@ -101,13 +146,20 @@ std::string renderPackElement(ASTContext &Ctx, const PackExpansion &E, const Exp
 }
 
 std::pair<unsigned, unsigned> replacedRange(StringRef Buffer, const PackExpansion &E) {
-  if (!E.Elements.empty()) return {E.Begin, E.End};
+  if (!E.Elements.empty() || !E.Types.empty()) return {E.Begin, E.End};
   unsigned Before = E.Begin, After = E.End;
   while (Before > 0 && isspace(static_cast<unsigned char>(Buffer[Before - 1]))) --Before;
   while (After < Buffer.size() && isspace(static_cast<unsigned char>(Buffer[After]))) ++After;
   if (Before > 0 && Buffer[Before - 1] == ',') return {Before - 1, E.End};
   if (After < Buffer.size() && Buffer[After] == ',') return {E.Begin, After + 1};
+  if (E.EmptyDirectInit && Before > 0 && Buffer[Before - 1] == '(' && After < Buffer.size() && Buffer[After] == ')')
+    return {Before - 1, After + 1};
   return {E.Begin, E.End};
+}
+
+std::string replacementText(const PackExpansion &E) {
+  if (E.EmptyDirectInit && E.Texts.empty()) return "{}";
+  return fmt::format("{}", fmt::join(E.Texts, ", "));
 }
 
 }  // namespace cilkpp

@@ -2,7 +2,9 @@
 // template's text, but its explicit specialization cannot declare a pack:
 // where the template writes `pattern...` (`g(xs...)`), the clone writes the
 // pattern once per element, with that element's parameter (`xs__1`) and
-// types substituted (Sema admits expansions in call arguments only).
+// types substituted. Sema admits expansions in the arguments of calls and
+// constructors, in braced initializer lists, and of types in template
+// argument lists (`std::tuple<Ts...>`, `f<Ts...>(...)`).
 #pragma once
 
 #include "clang/AST/Decl.h"
@@ -21,12 +23,16 @@ namespace cilkpp {
 using TextSubstitutions = std::map<unsigned, std::pair<unsigned, std::string>>;
 
 // One expansion: the pattern's text is [Begin, PatternEnd), End is past the
-// ellipsis; the instantiation's expressions for it, in element order, and
-// (filled by the caller) their texts.
+// ellipsis; the instantiation's expressions (or, expanding a type, types)
+// for it, in element order, and (filled by the caller) their texts.
 struct PackExpansion {
   unsigned Begin, PatternEnd, End;
   std::vector<const clang::Expr *> Elements;
+  std::vector<clang::QualType> Types;
   std::vector<std::string> Texts;
+  // `T x(xs...)` with an empty pack: written `T x{}` (`T x()` would declare
+  // a function).
+  bool EmptyDirectInit = false;
 };
 
 // The expansions of Instance's template, in text order, each matched with
@@ -43,7 +49,9 @@ std::string renderPackElement(clang::ASTContext &Ctx, const PackExpansion &E, co
                               llvm::function_ref<std::string(const clang::ParmVarDecl *)> ParameterText);
 
 // The text the elements replace: the expansion, and for an empty pack also
-// the comma that separated it from its neighbour.
+// the comma that separated it from its neighbour (or the parentheses of a
+// direct initialisation); and what replaces it.
 std::pair<unsigned, unsigned> replacedRange(llvm::StringRef Buffer, const PackExpansion &E);
+std::string replacementText(const PackExpansion &E);
 
 }  // namespace cilkpp

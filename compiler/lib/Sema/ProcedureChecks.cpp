@@ -17,8 +17,9 @@ namespace {
 
 // What in a variadic template's body the translation cannot expand yet, or
 // null. Each instantiation's clones spell one expression per element where
-// the body expands a pack in a call's (or a constructor's) arguments
-// (CloneEmitter.cpp, expandPacks), and the pack's length for `sizeof...`.
+// the body expands a pack in the arguments of a call or a constructor or in
+// a braced list, one type per element in a template argument list
+// (PackExpansions.h), and the pack's length for `sizeof...`.
 const char *unsupportedPackUse(const FunctionDecl *Pattern) {
   if (!Pattern || !Pattern->getBody()) return nullptr;
   unsigned ParameterPacks = 0;
@@ -36,18 +37,30 @@ const char *unsupportedPackUse(const FunctionDecl *Pattern) {
       return Result;
     }
     bool VisitCXXFoldExpr(CXXFoldExpr *) { return !(Found = "a fold expression"); }
-    bool VisitPackExpansionType(PackExpansionType *) {
-      return !(Found = "a pack expansion in a type or a template argument list");
+    // A type pack expansion must be a whole template argument.
+    unsigned TypeExpansions = 0, ArgumentExpansions = 0;
+    bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &A) {
+      if (const TypeSourceInfo *TSI =
+              A.getArgument().getKind() == TemplateArgument::Type ? A.getTypeSourceInfo() : nullptr;
+          TSI && TSI->getTypeLoc().getAs<PackExpansionTypeLoc>())
+        ++ArgumentExpansions;
+      return RecursiveASTVisitor::TraverseTemplateArgumentLoc(A);
+    }
+    bool VisitPackExpansionTypeLoc(PackExpansionTypeLoc) {
+      if (LambdaDepth) return !(Found = "a pack expansion in a lambda");
+      ++TypeExpansions;
+      return true;
     }
     bool VisitPackExpansionExpr(PackExpansionExpr *E) {
       if (LambdaDepth) return !(Found = "a pack expansion in a lambda");
       const Stmt *Parent = PM.getParentIgnoreParenImpCasts(E);
-      if (!isa_and_nonnull<CallExpr, CXXConstructExpr>(Parent))
-        return !(Found = "a pack expansion outside the arguments of a call");
+      if (!isa_and_nonnull<CallExpr, CXXConstructExpr, InitListExpr, ParenListExpr>(Parent))
+        return !(Found = "a pack expansion outside the arguments of a call or a braced list");
       return true;
     }
   } F(Pattern->getBody());
   F.TraverseStmt(Pattern->getBody());
+  if (!F.Found && F.TypeExpansions > F.ArgumentExpansions) return "a pack expansion in a type other than a template argument";
   return F.Found;
 }
 
