@@ -63,8 +63,14 @@ class CloneBuilder {
   std::optional<std::string> build() {
     collectWholeStatements();
     findPackExpansions();
+    for (SourceRange R : discardedBranches(FD)) {
+      const CharSourceRange Range = fileRange(SM, R);
+      Discarded.push_back({SM.getFileOffset(Range.getBegin()), offsetAfter(Range.getEnd())});
+    }
     if (!substituteFrameAccesses()) return std::nullopt;
     expandPacks();
+    emptyDiscardedBranches();
+    dropConstexprAroundPoints();
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) Final.ReplaceText(spawnRange(I), spawnText(I));
     for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
@@ -76,7 +82,7 @@ class CloneBuilder {
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
     for (SourceLocation Loc : RemovedKeywords)
-      if (SM.isPointWithin(Loc, BodyRange.getBegin(), BodyRange.getEnd()))
+      if (SM.isPointWithin(Loc, BodyRange.getBegin(), BodyRange.getEnd()) && !inDiscarded(SM.getFileOffset(Loc)))
         Final.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
     // An instantiation's clones read the template's text: its parameter
     // names must mean the instantiation's arguments.
@@ -200,7 +206,46 @@ class CloneBuilder {
     // (A pack expansion is replaced as a whole too: expandPacks.)
     for (const PackExpansion &E : Expansions)
       if (E.Begin <= Offset && Offset < E.End) return true;
-    return false;
+    return inDiscarded(Offset);
+  }
+
+  // Branches of `if constexpr` that this instantiation discards: the
+  // template's text there may not even be valid for it (`f(rest...)` of an
+  // empty pack), and in the clone, a non-template, it would be checked.
+  std::vector<std::pair<unsigned, unsigned>> Discarded;
+  bool inDiscarded(unsigned Offset) const {
+    return llvm::any_of(Discarded, [&](auto R) { return R.first <= Offset && Offset < R.second; });
+  }
+  // The resume clone jumps to labels at continuation points, and a jump into
+  // an `if constexpr` is ill-formed; in a clone the condition is a
+  // constant anyway (a template's discarded branch is `{}` there).
+  void dropConstexprAroundPoints() {
+    struct Visitor : RecursiveASTVisitor<Visitor> {
+      CloneBuilder &B;
+      explicit Visitor(CloneBuilder &B) : B(B) {}
+      bool VisitIfStmt(IfStmt *S) {
+        if (!S->isConstexpr()) return true;
+        const SourceLocation Begin = B.SM.getExpansionLoc(S->getBeginLoc()), End = B.SM.getExpansionLoc(S->getEndLoc());
+        const auto Inside = [&](SourceLocation Loc) { return B.SM.isPointWithin(Loc, Begin, End); };
+        const bool HasPoint = llvm::any_of(B.Frame.Points, [&](const ContinuationPoint &P) { return Inside(P.Loc); });
+        std::optional<Token> Keyword = Lexer::findNextToken(B.SM.getExpansionLoc(S->getIfLoc()), B.SM, B.LO);
+        if (HasPoint && Keyword && Keyword->is(tok::raw_identifier) && Keyword->getRawIdentifier() == "constexpr")
+          B.substitute(Keyword->getLocation(), Keyword->getLength(), "");
+        return true;
+      }
+    } V(*this);
+    V.TraverseStmt(FD->getBody());
+  }
+
+  void emptyDiscardedBranches() {
+    for (auto [Begin, End] : Discarded) {
+      for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End;)
+        It = Substitutions.erase(It);
+      Substitutions[Begin] = {End - Begin, "{}"};
+      bool Whole = false;
+      for (auto [WholeBegin, WholeEnd] : WholeRanges) Whole |= WholeBegin <= Begin && Begin <= WholeEnd;
+      if (!Whole) Final.ReplaceText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Begin), End - Begin, "{}");
+    }
   }
 
   // The instantiation's pack expansions (PackExpansions.h); an element
@@ -223,6 +268,7 @@ class CloneBuilder {
   void expandPacks() {
     auto ParameterText = [this](const ParmVarDecl *P) { return accessesFrame(P) ? accessOf(P) : parameterName(P); };
     for (PackExpansion &E : Expansions) {
+      if (inDiscarded(E.Begin)) continue;
       for (const Expr *Element : E.Elements)
         E.Texts.push_back(renderPackElement(Ctx, E, Element, Substitutions, ParameterText));
       for (QualType T : E.Types) E.Texts.push_back(typeQualified(Ctx, T));

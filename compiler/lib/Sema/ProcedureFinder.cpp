@@ -213,7 +213,17 @@ class Binder {
     llvm::DenseMap<SourceLocation, const Expr *> Wanted;
     std::vector<std::pair<KeywordUse, SourceLocation>> Targets;
     bool Ok = true;
+    // This instantiation has no statements where its template's `if
+    // constexpr` branches are discarded.
+    const std::vector<SourceRange> Discarded = discardedBranches(FD);
+    auto InDiscarded = [&](SourceLocation Loc) {
+      return llvm::any_of(Discarded, [&](SourceRange R) {
+        return SM.isPointWithin(Loc, SM.getExpansionLoc(R.getBegin()), SM.getExpansionLoc(R.getEnd()));
+      });
+    };
+    llvm::erase_if(Proc.Loops, [&](const ParallelLoop *L) { return InDiscarded(L->KeywordLoc); });
     for (const KeywordUse &U : Uses) {
+      if (InDiscarded(U.Loc)) continue;
       if (U.Kind == KeywordKind::CilkScope) {
         Ok &= bindScope(U, Body, Proc);
         continue;

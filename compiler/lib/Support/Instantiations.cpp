@@ -2,6 +2,8 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 
 #include <functional>
 
@@ -84,6 +86,34 @@ std::optional<unsigned> packElementIndex(const ParmVarDecl *P) {
 std::string parameterName(const ParmVarDecl *P) {
   if (std::optional<unsigned> K = packElementIndex(P)) return P->getName().str() + "__" + std::to_string(*K);
   return P->getName().str();
+}
+
+std::vector<SourceRange> discardedBranches(const FunctionDecl *Instance) {
+  std::vector<SourceRange> Discarded;
+  const FunctionDecl *Pattern = Instance->isTemplateInstantiation() ? Instance->getTemplateInstantiationPattern() : nullptr;
+  if (!Pattern || !Pattern->getBody() || !Instance->getBody()) return Discarded;
+  struct Collector : RecursiveASTVisitor<Collector> {
+    std::vector<const IfStmt *> Ifs;
+    bool VisitIfStmt(IfStmt *S) {
+      if (S->isConstexpr()) Ifs.push_back(S);
+      return true;
+    }
+  } InPattern, InInstance;
+  InPattern.TraverseStmt(Pattern->getBody());
+  InInstance.TraverseStmt(Instance->getBody());
+  // Clang keeps a discarded branch as an empty statement or block.
+  auto IsEmpty = [](const Stmt *S) {
+    const auto *Block = dyn_cast_or_null<CompoundStmt>(S);
+    return !S || isa<NullStmt>(S) || (Block && Block->body_empty());
+  };
+  auto IsDiscarded = [&](const Stmt *Written, const Stmt *Kept) { return !IsEmpty(Written) && IsEmpty(Kept); };
+  for (const IfStmt *Written : InPattern.Ifs)
+    for (const IfStmt *Kept : InInstance.Ifs)
+      if (Kept->getIfLoc() == Written->getIfLoc()) {
+        if (IsDiscarded(Written->getThen(), Kept->getThen())) Discarded.push_back(Written->getThen()->getSourceRange());
+        if (IsDiscarded(Written->getElse(), Kept->getElse())) Discarded.push_back(Written->getElse()->getSourceRange());
+      }
+  return Discarded;
 }
 
 }  // namespace cilkpp

@@ -21,6 +21,11 @@ std::vector<const clang::FunctionDecl *> instantiationsOf(const clang::FunctionD
 // outermost first (`Outer<int>` for `Outer<int>::Inner::f`).
 std::vector<const clang::ClassTemplateSpecializationDecl *> enclosingSpecializations(const clang::FunctionDecl *FD);
 
+// The branches of `if constexpr` statements that Instance discards, as
+// written in its template (their keywords bind to nothing there, and its
+// clones replace them with `{}`).
+std::vector<clang::SourceRange> discardedBranches(const clang::FunctionDecl *Instance);
+
 // An instantiated parameter that is element K of the template's function
 // parameter pack (`Ts... xs`), and the name that element gets in the
 // translation (`xs__K`: the instantiation names them all `xs`).
