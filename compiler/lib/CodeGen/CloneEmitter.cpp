@@ -238,14 +238,7 @@ class CloneBuilder {
   }
 
   void emptyDiscardedBranches() {
-    for (auto [Begin, End] : Discarded) {
-      for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End;)
-        It = Substitutions.erase(It);
-      Substitutions[Begin] = {End - Begin, "{}"};
-      bool Whole = false;
-      for (auto [WholeBegin, WholeEnd] : WholeRanges) Whole |= WholeBegin <= Begin && Begin <= WholeEnd;
-      if (!Whole) Final.ReplaceText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Begin), End - Begin, "{}");
-    }
+    for (auto [Begin, End] : Discarded) replaceSpan(Begin, End, "{}");
   }
 
   // The instantiation's pack expansions (PackExpansions.h); an element
@@ -273,14 +266,19 @@ class CloneBuilder {
         E.Texts.push_back(renderPackElement(Ctx, E, Element, Substitutions, ParameterText));
       for (QualType T : E.Types) E.Texts.push_back(typeQualified(Ctx, T));
       const auto [Begin, End] = replacedRange(SM.getBufferData(SM.getMainFileID()), E);
-      for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End;)
-        It = Substitutions.erase(It);
-      const std::string Text = replacementText(E);
-      Substitutions[Begin] = {End - Begin, Text};
-      bool Whole = false;
-      for (auto [WholeBegin, WholeEnd] : WholeRanges) Whole |= WholeBegin <= Begin && Begin <= WholeEnd;
-      if (!Whole) Final.ReplaceText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Begin), End - Begin, Text);
+      replaceSpan(Begin, End, replacementText(E));
     }
+  }
+
+  // Replaces [Begin, End) of the main file, and whatever was substituted
+  // inside it, in the clone and in renders of statements around it.
+  void replaceSpan(unsigned Begin, unsigned End, const std::string &Text) {
+    for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End;)
+      It = Substitutions.erase(It);
+    Substitutions[Begin] = {End - Begin, Text};
+    bool Whole = false;
+    for (auto [WholeBegin, WholeEnd] : WholeRanges) Whole |= WholeBegin <= Begin && Begin <= WholeEnd;
+    if (!Whole) Final.ReplaceText(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Begin), End - Begin, Text);
   }
 
   // Every use of a frame variable becomes __frame->field.
