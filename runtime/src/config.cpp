@@ -49,7 +49,6 @@ bool flag(std::string_view value, Config &cfg) {
 constexpr Setting kSettings[] = {
     {"CILKPP_NWORKERS", integer<&Config::nworkers, 1, 1024>, "an integer between 1 and 1024"},
     {"CILKPP_STATS", flag<&Config::stats>, "0 or 1"},
-    {"CILKPP_MEMBARRIER", flag<&Config::membarrier>, "0 or 1"},
 };
 
 constexpr std::string_view kPrefix = "CILKPP_";

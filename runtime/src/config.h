@@ -10,9 +10,8 @@
 namespace cilkpp::rt {
 
 struct Config {
-  unsigned nworkers = 1;   // CILKPP_NWORKERS: worker threads including worker 0
-  bool stats = false;      // CILKPP_STATS: print per-worker statistics at exit
-  bool membarrier = true;  // CILKPP_MEMBARRIER: allow the asymmetric fence
+  unsigned nworkers = 1;  // CILKPP_NWORKERS: worker threads including worker 0
+  bool stats = false;     // CILKPP_STATS: print per-worker statistics at exit
 };
 
 struct ConfigResult {

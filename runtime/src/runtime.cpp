@@ -2,6 +2,8 @@
 // worker threads, shutdown at exit.
 #include "runtime.h"
 
+#include "cilkpp/rt/abi.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -34,12 +36,7 @@ Runtime &Runtime::instance() {
   return *runtime;
 }
 
-Runtime::Runtime(const Config &config) : config_(config) {
-  // Before any worker exists: owners decide per pop which fence to use, and
-  // all of them must agree with the thieves from the first pop on.
-  if (config_.membarrier) barrier::init_asymmetric();
-  start(config_.nworkers);
-}
+Runtime::Runtime(const Config &config) : config_(config) { start(config_.nworkers); }
 
 void Runtime::start(unsigned nworkers) {
   nworkers_ = nworkers;
@@ -116,7 +113,7 @@ void Runtime::shutdown() noexcept {
     threads_.clear();
   }
   if (config_.stats) {
-    const std::string report = format_stats(collect(), cpus_);
+    const std::string report = format_stats(collect(), cpus_, spawns_counted());
     std::fputs(report.c_str(), stderr);
   }
 }
@@ -124,7 +121,11 @@ void Runtime::shutdown() noexcept {
 std::vector<WorkerStats> Runtime::collect() const {
   std::vector<WorkerStats> out;
   out.reserve(nworkers_);
-  for (const auto &slot : slots_) out.push_back(const_cast<Worker &>(slot->worker).stats());
+  for (const auto &slot : slots_) {
+    Worker &w = const_cast<Worker &>(slot->worker);
+    out.push_back(w.stats());
+    out.back().spawns = w.spawns;
+  }
   return out;
 }
 

@@ -1,6 +1,9 @@
 // Time accounting and the statistics report.
 #include "stats.h"
 
+#include "cilkpp/rt/abi.h"
+
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 
@@ -15,9 +18,11 @@ std::uint64_t now_ns() noexcept {
 
 double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 
-void append_row(std::string &out, const char *label, const WorkerStats &s) {
-  char line[160];
-  std::snprintf(line, sizeof line, "%6s %8llu %8llu %8llu %6llu %8.1f %9.1f %8.1f\n", label,
+void append_row(std::string &out, const char *label, const WorkerStats &s, bool spawns_counted) {
+  char spawns[24] = "       -";
+  if (spawns_counted) std::snprintf(spawns, sizeof spawns, "%8llu", static_cast<unsigned long long>(s.spawns));
+  char line[192];
+  std::snprintf(line, sizeof line, "%6s %s %8llu %8llu %8llu %6llu %8.1f %9.1f %8.1f\n", label, spawns,
                 static_cast<unsigned long long>(s.exposures), static_cast<unsigned long long>(s.steals),
                 static_cast<unsigned long long>(s.failed_steals), static_cast<unsigned long long>(s.moves),
                 ms(s.ns_working), ms(s.ns_stealing), ms(s.ns_idle));
@@ -25,6 +30,15 @@ void append_row(std::string &out, const char *label, const WorkerStats &s) {
 }
 
 }  // namespace
+
+namespace detail {
+std::atomic<bool> spawns_counted{false};
+}
+
+bool count_spawns_in_stats() noexcept {
+  detail::spawns_counted.store(true, std::memory_order_relaxed);
+  return true;
+}
 
 void ActivityClock::enter(Activity next, WorkerStats &stats) noexcept {
   if (next == current_) return;
@@ -40,15 +54,17 @@ void ActivityClock::enter(Activity next, WorkerStats &stats) noexcept {
   since_ns_ = now;
 }
 
-std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus) {
+std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus, bool spawns_counted) {
   std::string out = "cilkpp stats: " + std::to_string(workers.size()) + (workers.size() == 1 ? " worker" : " workers") +
                     " on " + std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") +
                     (workers.size() > cpus ? " (oversubscribed: idle workers yield the CPU early)\n" : "\n");
-  out += "worker  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n";
+  if (!spawns_counted) out += "(spawns are counted in code built with cilkpp -fcilkpp-count-spawns)\n";
+  out += "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n";
   WorkerStats total;
   for (std::size_t i = 0; i < workers.size(); ++i) {
     const WorkerStats &s = workers[i];
-    append_row(out, std::to_string(i).c_str(), s);
+    append_row(out, std::to_string(i).c_str(), s, spawns_counted);
+    total.spawns += s.spawns;
     total.exposures += s.exposures;
     total.steals += s.steals;
     total.failed_steals += s.failed_steals;
@@ -57,7 +73,7 @@ std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus)
     total.ns_stealing += s.ns_stealing;
     total.ns_idle += s.ns_idle;
   }
-  append_row(out, "total", total);
+  append_row(out, "total", total, spawns_counted);
   return out;
 }
 

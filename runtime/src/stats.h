@@ -32,7 +32,8 @@ class ActivityClock {
 };
 
 // The table CILKPP_STATS=1 prints, one line per worker and a total; cpus is
-// how many CPUs the process may run on.
-std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus);
+// how many CPUs the process may run on; without spawns_counted the spawns
+// column shows '-' (abi.h, count_spawn).
+std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus, bool spawns_counted);
 
 }  // namespace cilkpp::rt

@@ -25,7 +25,6 @@ TEST(Config, DefaultsWithoutVariables) {
   EXPECT_TRUE(r.warnings.empty());
   EXPECT_EQ(r.config.nworkers, 6u);
   EXPECT_FALSE(r.config.stats);
-  EXPECT_TRUE(r.config.membarrier);
 }
 
 TEST(Config, DefaultWorkerCountIsAtLeastOne) {
@@ -34,15 +33,13 @@ TEST(Config, DefaultWorkerCountIsAtLeastOne) {
 }
 
 TEST(Config, ValidValues) {
-  ConfigResult r = parse({"CILKPP_NWORKERS=3", "CILKPP_STATS=1", "CILKPP_MEMBARRIER=0"});
+  ConfigResult r = parse({"CILKPP_NWORKERS=3", "CILKPP_STATS=1"});
   EXPECT_EQ(r.error, "");
   EXPECT_EQ(r.config.nworkers, 3u);
   EXPECT_TRUE(r.config.stats);
-  EXPECT_FALSE(r.config.membarrier);
   EXPECT_EQ(parse({"CILKPP_NWORKERS=1"}).config.nworkers, 1u);
   EXPECT_EQ(parse({"CILKPP_NWORKERS=1024"}).config.nworkers, 1024u);
   EXPECT_FALSE(parse({"CILKPP_STATS=0"}).config.stats);
-  EXPECT_TRUE(parse({"CILKPP_MEMBARRIER=1"}).config.membarrier);
 }
 
 TEST(Config, BadWorkerCounts) {
@@ -55,12 +52,10 @@ TEST(Config, BadWorkerCounts) {
 }
 
 TEST(Config, BadFlags) {
-  for (const char *name : {"CILKPP_STATS", "CILKPP_MEMBARRIER"})
-    for (const char *v : {"2", "", "yes", "true", " 1", "1 ", "01"}) {
-      ConfigResult r = parse({std::string(name) + "=" + v});
-      EXPECT_EQ(r.error, std::string("cilkpp: error: ") + name + "='" + v + "' is not 0 or 1")
-          << name << "='" << v << "'";
-    }
+  for (const char *v : {"2", "", "yes", "true", " 1", "1 ", "01"}) {
+    ConfigResult r = parse({std::string("CILKPP_STATS=") + v});
+    EXPECT_EQ(r.error, std::string("cilkpp: error: CILKPP_STATS='") + v + "' is not 0 or 1") << "value '" << v << "'";
+  }
 }
 
 TEST(Config, UnknownVariableWarnsAndIsIgnored) {
@@ -93,28 +88,42 @@ TEST(ConfigDeathTest, BadValueExitsWithStatus2) {
 }
 
 TEST(Stats, HeaderSaysWhenThereAreMoreWorkersThanCpus) {
-  EXPECT_EQ(format_stats({WorkerStats{}}, 1).substr(0, 31), "cilkpp stats: 1 worker on 1 CPU");
-  const std::string report = format_stats({WorkerStats{}, WorkerStats{}, WorkerStats{}}, 2);
+  EXPECT_EQ(format_stats({WorkerStats{}}, 1, true).substr(0, 31), "cilkpp stats: 1 worker on 1 CPU");
+  const std::string report = format_stats({WorkerStats{}, WorkerStats{}, WorkerStats{}}, 2, true);
   EXPECT_EQ(report.substr(0, report.find('\n')),
             "cilkpp stats: 3 workers on 2 CPUs (oversubscribed: idle workers yield the CPU early)");
 }
 
 TEST(Stats, ReportHasOneRowPerWorkerAndATotal) {
   WorkerStats a, b;
+  a.spawns = 40;
   a.exposures = 7;
   a.steals = 1;
   a.failed_steals = 5;
   a.moves = 2;
   a.ns_working = 2'500'000;
+  b.spawns = 2;
   b.steals = 3;
   b.ns_idle = 1'000'000;
-  const std::string report = format_stats({a, b}, 2);
+  const std::string report = format_stats({a, b}, 2, true);
   EXPECT_EQ(report,
             "cilkpp stats: 2 workers on 2 CPUs\n"
-            "worker  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n"
-            "     0        7        1        5      2      2.5       0.0      0.0\n"
-            "     1        0        3        0      0      0.0       0.0      1.0\n"
-            " total        7        4        5      2      2.5       0.0      1.0\n");
+            "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n"
+            "     0       40        7        1        5      2      2.5       0.0      0.0\n"
+            "     1        2        0        3        0      0      0.0       0.0      1.0\n"
+            " total       42        7        4        5      2      2.5       0.0      1.0\n");
+}
+
+TEST(Stats, SpawnsColumnIsADashWhereNoCodeCountsSpawns) {
+  WorkerStats a;
+  a.steals = 1;
+  const std::string report = format_stats({a}, 1, false);
+  EXPECT_EQ(report,
+            "cilkpp stats: 1 worker on 1 CPU\n"
+            "(spawns are counted in code built with cilkpp -fcilkpp-count-spawns)\n"
+            "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n"
+            "     0        -        0        1        0      0      0.0       0.0      0.0\n"
+            " total        -        0        1        0      0      0.0       0.0      0.0\n");
 }
 
 TEST(Stats, ClockChargesTheActivityBeingLeft) {

@@ -14,7 +14,6 @@
 namespace {
 
 using cilkpp::rt::TheDeque;
-namespace barrier = cilkpp::rt::barrier;
 
 struct Item {
   int id;
@@ -99,32 +98,16 @@ TEST(DequeSequential, GrowsWhenMoreThanHalfFull) {
 // Items record who took them; each must be taken exactly once.
 struct StressParam {
   int thieves;
-  bool asymmetric;
   // The owner keeps at most this many items; above the initial 4 slots the
   // array is compacted and grown while thieves steal.
   std::size_t max_depth;
 };
 
 void PrintTo(const StressParam &p, std::ostream *os) {
-  *os << p.thieves << " thieves, " << (p.asymmetric ? "membarrier" : "fences") << ", depth " << p.max_depth;
+  *os << p.thieves << " thieves, depth " << p.max_depth;
 }
 
-class DequeStress : public ::testing::TestWithParam<StressParam> {
- protected:
-  void SetUp() override {
-    saved_ = barrier::asymmetric;
-    if (GetParam().asymmetric) {
-      barrier::init_asymmetric();
-      if (!barrier::asymmetric) GTEST_SKIP() << "expedited membarrier unavailable (or disabled)";
-    } else {
-      barrier::asymmetric = false;
-    }
-  }
-  void TearDown() override { barrier::asymmetric = saved_; }
-
- private:
-  bool saved_ = false;
-};
+class DequeStress : public ::testing::TestWithParam<StressParam> {};
 
 TEST_P(DequeStress, EveryItemIsTakenExactlyOnce) {
   constexpr int kItems = 200000;
@@ -197,12 +180,9 @@ TEST_P(DequeStress, EveryItemIsTakenExactlyOnce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, DequeStress,
-                         ::testing::Values(StressParam{1, false, 4}, StressParam{2, false, 4}, StressParam{3, false, 4},
-                                           StressParam{1, true, 4}, StressParam{2, true, 4}, StressParam{3, true, 4},
-                                           StressParam{2, false, 64}, StressParam{2, true, 64}),
+                         ::testing::Values(StressParam{1, 4}, StressParam{2, 4}, StressParam{3, 4}, StressParam{2, 64}),
                          [](const ::testing::TestParamInfo<StressParam> &info) {
-                           return std::to_string(info.param.thieves) + "Thieves" +
-                                  (info.param.asymmetric ? "Membarrier" : "Fences") + "Depth" +
+                           return std::to_string(info.param.thieves) + "ThievesDepth" +
                                   std::to_string(info.param.max_depth);
                          });
 

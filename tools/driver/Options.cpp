@@ -97,6 +97,11 @@ cl::opt<bool> SerialOpt(
 cl::alias SerialAlias("fcilkpp-serial", cl::aliasopt(SerialOpt),
                       cl::desc("Alias for --serial"), cl::NotHidden,
                       cl::cat(Category));
+cl::opt<bool> CountSpawnsOpt(
+    "fcilkpp-count-spawns",
+    cl::desc("Count spawns for the CILKPP_STATS report (an increment per "
+             "spawn)"),
+    cl::cat(Category));
 cl::opt<bool> SaveTempsOpt(
     "save-temps",
     cl::desc("Keep the translated C++ next to the output as <stem>.cilkpp.cpp"),
@@ -253,6 +258,7 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.CompileOnly = CompileOnlyOpt;
   O.EmitCpp = EmitCppOpt;
   O.Serial = SerialOpt;
+  O.CountSpawns = CountSpawnsOpt;
   O.SaveTemps = SaveTempsOpt;
   O.Verbose = VerboseOpt;
   O.Debug = DebugOpt;

@@ -23,6 +23,7 @@ struct Options {
   bool CompileOnly = false;  // -c
   bool EmitCpp = false;      // -E / --emit-cpp
   bool Serial = false;       // --serial / -fcilkpp-serial
+  bool CountSpawns = false;  // -fcilkpp-count-spawns
   bool SaveTemps = false;    // --save-temps
   bool Verbose = false;      // -v
   bool Debug = false;        // -g

@@ -91,12 +91,14 @@ bool Driver::translateTo(const std::string &Input, const std::string &OutPath) {
   TO.InputPath = Input;
   TO.ParseArgs = translatorArgs(O, RT);
   TO.Serial = O.Serial;
+  TO.CountSpawns = O.CountSpawns;
   if (O.Verbose) {
     // Translation runs in-process; print the driver command that redoes it.
     std::vector<std::string> Equivalent = {Self, "-E", "-std=" + O.Std};
     Equivalent.insert(Equivalent.end(), O.PreprocessorArgs.begin(),
                       O.PreprocessorArgs.end());
     if (O.Serial) Equivalent.push_back("--serial");
+    if (O.CountSpawns) Equivalent.push_back("-fcilkpp-count-spawns");
     Equivalent.insert(Equivalent.end(), {Input, "-o", OutPath});
     llvm::errs() << shellJoin(Equivalent) << "\n";
   }

@@ -54,8 +54,8 @@ class CloneBuilder {
  public:
   CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
-               StringRef FileName)
-      : FileName(FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
+               const EmitSettings &Settings)
+      : Settings(Settings), FileName(Settings.FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
         RemovedKeywords(RemovedKeywords), Kind(Kind), Tries(Ctx, Frame),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
@@ -601,6 +601,7 @@ class CloneBuilder {
     // After the arguments, as C++17 evaluates `lhs = f(args)`.
     if (Site.TargetLValue)
       Decls += fmt::format("auto *const __t = __builtin_addressof({}); ", text(Site.TargetLValue->getSourceRange()));
+    if (Settings.CountSpawns) Decls += "::cilkpp::rt::count_spawn(__w); ";
     if (Fast && !exposesContinuation(Index)) return declaredTarget(Site, plainTailCallText(Site, Decls, Args));
 
     std::string Out = "{ " + Decls;
@@ -1027,6 +1028,7 @@ class CloneBuilder {
     return Out + "__builtin_unreachable(); } ";
   }
 
+  const EmitSettings &Settings;
   StringRef FileName;
   ASTContext &Ctx;
   const SourceManager &SM;
@@ -1051,10 +1053,11 @@ class CloneBuilder {
 
 std::optional<std::string> emitCloneBody(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                                          const FastCloneAvailable &IsCilkCallee,
-                                         ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind, StringRef FileName) {
+                                         ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
+                                         const EmitSettings &Settings) {
   unsigned ErrorsBefore = Ctx.getDiagnostics().getNumErrors();
   std::optional<std::string> Body =
-      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Kind, FileName).build();
+      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Kind, Settings).build();
   if (Ctx.getDiagnostics().getNumErrors() != ErrorsBefore) return std::nullopt;
   return Body;
 }

@@ -21,6 +21,15 @@ namespace cilkpp {
 
 enum class CloneKind { Fast, Resume };
 
+// What every procedure of a translation unit is emitted with.
+struct EmitSettings {
+  // As the user named the .cilkpp file: #line directives and messages the
+  // generated code prints.
+  llvm::StringRef FileName;
+  // Each spawn counts itself for CILKPP_STATS (TranslateOptions::CountSpawns).
+  bool CountSpawns = false;
+};
+
 // Whether a spawned callee is a cilk procedure whose fast clone is declared
 // before the given location.
 using FastCloneAvailable = std::function<bool(const clang::FunctionDecl *Callee)>;
@@ -28,11 +37,10 @@ using FastCloneAvailable = std::function<bool(const clang::FunctionDecl *Callee)
 // Returns the clone's body, from its '{' to its '}', with the same line
 // structure as the original body; nullopt after reporting an error.
 // RemovedKeywords: keywords removed from the output (SemaResult); those in the body (block
-// scope declarations) are removed from the clone too. FileName: as the user
-// named the .cilkpp file, for messages the generated code prints.
+// scope declarations) are removed from the clone too.
 std::optional<std::string> emitCloneBody(clang::ASTContext &Ctx, const FrameDescription &Frame,
                                          const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
                                          llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, CloneKind Kind,
-                                         llvm::StringRef FileName);
+                                         const EmitSettings &Settings);
 
 }  // namespace cilkpp

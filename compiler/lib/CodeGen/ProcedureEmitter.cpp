@@ -188,15 +188,16 @@ static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, c
 
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
                    const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
-                   bool PrototypeBefore, StringRef FileName) {
+                   bool PrototypeBefore, const EmitSettings &Settings) {
+  const StringRef FileName = Settings.FileName;
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const SourceManager &SM = Ctx.getSourceManager();
-  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, FileName);
+  std::optional<std::string> FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings);
   // Without continuation points nothing can be stolen or suspended, so
   // nothing is ever resumed.
   std::optional<std::string> ResumeBody =
       Frame.Points.empty() ? std::optional<std::string>("{ __builtin_unreachable(); }")
-                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, FileName);
+                           : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, Settings);
   if (!FastBody || !ResumeBody) return false;
 
   const auto *Body = cast<CompoundStmt>(FD->getBody());
@@ -255,7 +256,8 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
 
 bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *Pattern, ArrayRef<Instantiation> Instances,
                            const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
-                           StringRef FileName) {
+                           const EmitSettings &Settings) {
+  const StringRef FileName = Settings.FileName;
   const SourceManager &SM = Ctx.getSourceManager();
   const bool Member = isa<CXXMethodDecl>(Pattern);
   SourceLocation Begin = SM.getExpansionLoc(Pattern->getBeginLoc());
@@ -278,11 +280,11 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   for (const Instantiation &I : Instances) {
     const FunctionDecl *FD = I.Frame->Procedure->Definition;
     std::optional<std::string> FastBody =
-        emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, FileName);
+        emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings);
     std::optional<std::string> ResumeBody =
         I.Frame->Points.empty()
             ? std::optional<std::string>("{ __builtin_unreachable(); }")
-            : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, FileName);
+            : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, Settings);
     if (!FastBody || !ResumeBody) return false;
     AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName), frameDeclarations(Ctx, *I.Frame, I.Names));
     const std::string Fast = fastSignature(

@@ -24,7 +24,7 @@ std::string fastTemplateDeclaration(clang::ASTContext &Ctx, const clang::Functio
 bool emitProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const FrameDescription &Frame,
                    const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
                    llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, bool PrototypeBefore,
-                   llvm::StringRef FileName);
+                   const EmitSettings &Settings);
 
 // A function template translated per instantiation: the fast clone is
 // declared as a template before it, its body becomes the public entry, and
@@ -37,6 +37,6 @@ struct Instantiation {
 };
 bool emitTemplateProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const clang::FunctionDecl *Pattern,
                            llvm::ArrayRef<Instantiation> Instances, const FastCloneAvailable &IsCilkCallee,
-                           llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, llvm::StringRef FileName);
+                           llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, const EmitSettings &Settings);
 
 }  // namespace cilkpp

@@ -87,7 +87,8 @@ class FastPrototypes {
 };
 
 bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses,
-                         llvm::ArrayRef<GrainPragma> Pragmas, StringRef FileName) {
+                         llvm::ArrayRef<GrainPragma> Pragmas, const EmitSettings &Settings) {
+  const StringRef FileName = Settings.FileName;
   SemaResult Sema;
   findCilkProcedures(Ctx, Uses, Pragmas, Sema);
 
@@ -173,7 +174,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       continue;
     }
     Ok &= emitProcedure(Ctx, Main, Frame, namesFor(FD, Index), CilkCalleeBefore(FD, /*InPlace=*/true), Sema.RemovedKeywords,
-                        PrototypeBefore[FD], FileName);
+                        PrototypeBefore[FD], Settings);
   }
   // The fast clone's template, which the clones of instantiations and
   // explicit specializations specialise, goes before the function template's
@@ -195,7 +196,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   }
   for (const FunctionDecl *Pattern : TemplateOrder)
     Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern, /*InPlace=*/false),
-                                Sema.RemovedKeywords, FileName);
+                                Sema.RemovedKeywords, Settings);
   return Ok;
 }
 
@@ -229,8 +230,11 @@ class TranslationConsumer : public ASTConsumer {
     if (Options.Serial) {
       elideKeywords(Main, Uses, Pragmas);
     } else {
-      if (!translateProcedures(Ctx, Main, Uses, Pragmas, Options.InputPath)) return;
+      if (!translateProcedures(Ctx, Main, Uses, Pragmas, {Options.InputPath, Options.CountSpawns})) return;
       Header = "#include <cilkpp/runtime.h>\n";
+      // Makes the statistics show the spawns column (abi.h).
+      if (Options.CountSpawns)
+        Header += "[[maybe_unused]] static const bool __cilkpp_counts_spawns = ::cilkpp::rt::count_spawns_in_stats();\n";
     }
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());

@@ -4,7 +4,7 @@
 # a CPU in time on a loaded machine). Prints the last total line.
 for attempt in 1 2 3 4 5 6 7 8 9 10; do
   total=$(env CILKPP_NWORKERS=2 CILKPP_STATS=1 "$1" 32 2>&1 >/dev/null | grep '^ total')
-  read -r _ exposed steals _ <<<"$total"
+  read -r _ _ exposed steals _ <<<"$total"
   if [ "$exposed" -gt 0 ] && [ "$steals" -gt 0 ]; then
     echo "exposed and stolen: $total"
     exit 0

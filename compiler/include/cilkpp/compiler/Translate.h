@@ -14,6 +14,8 @@ struct TranslateOptions {
   std::vector<std::string> ParseArgs;
   // Emit the serial elision (keywords removed) instead of the parallel code.
   bool Serial = false;
+  // Count every spawn for the runtime's statistics (abi.h, count_spawn).
+  bool CountSpawns = false;
 };
 
 // Translates one file. Diagnostics are printed to stderr in clang's format

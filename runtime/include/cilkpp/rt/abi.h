@@ -6,6 +6,7 @@
 // how the calls below fit together.
 #pragma once
 
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <type_traits>
@@ -37,6 +38,17 @@ inline void init_field(T &field, const typename nondeduced<T>::type &value) noex
   else
     std::memcpy(static_cast<void *>(&field), static_cast<const void *>(&value), sizeof(T));
 }
+
+// Spawn counting for CILKPP_STATS, in code built with -fcilkpp-count-spawns:
+// each spawn calls count_spawn, and each such translation unit calls
+// count_spawns_in_stats once at start-up so the report shows the column.
+inline void count_spawn(Worker *w) noexcept { ++w->spawns; }
+bool count_spawns_in_stats() noexcept;
+namespace detail {
+extern std::atomic<bool> spawns_counted;
+}
+// Whether any code counts spawns; cilk_for's splits are counted then too.
+inline bool spawns_counted() noexcept { return detail::spawns_counted.load(std::memory_order_relaxed); }
 
 // Allocates and initialises a fast clone's frame of generated type F from w's
 // pool (a frame whose state must not move when it is stolen).

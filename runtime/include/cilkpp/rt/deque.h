@@ -2,11 +2,9 @@
 //
 // The owner pushes and pops at the tail without taking a lock; thieves take
 // from the head under a per-deque lock. The owner's pop and a thief's steal
-// form a Dekker pair (store own index, then read the other's). The owner's
-// side uses a compiler-only barrier when the process has registered for
-// expedited membarrier(2): the thief then issues the heavy barrier, which
-// is rare (steals are rare in a work-first scheduler) while pops are on every
-// spawn. Without membarrier both sides use a full fence.
+// form a Dekker pair (store own index, then read the other's), so both sides
+// need a full fence. With lazy exposure (exposure.h) a fast clone pushes and
+// pops only frames a thief asked for, so the owner's fence is rare too.
 #pragma once
 
 #include <algorithm>
@@ -18,21 +16,6 @@
 #include "cilkpp/rt/spinlock.h"
 
 namespace cilkpp::rt {
-
-namespace barrier {
-// True once membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) is usable.
-extern bool asymmetric;
-// Registers for expedited membarrier unless disabled; safe to call repeatedly.
-void init_asymmetric() noexcept;
-
-inline void owner_side() noexcept {
-  if (__builtin_expect(asymmetric, 1))
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-  else
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-}
-void thief_side() noexcept;
-}  // namespace barrier
 
 // The deque is an array the owner pushes into from the start. Slots are
 // addressed by pointer so that a push or pop is a load, a compare and two
@@ -63,7 +46,7 @@ class TheDeque {
     // items and frames pushed before it (C++20 release sequences no longer
     // carry the earlier push's release through this store).
     tail_.store(t, std::memory_order_release);
-    barrier::owner_side();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     if (__builtin_expect(head_.load(std::memory_order_relaxed) <= t, 1)) return true;
     return pop_conflict();
   }
@@ -79,7 +62,7 @@ class TheDeque {
     if (!lock_.try_lock()) return nullptr;
     T **h = head_.load(std::memory_order_relaxed);
     head_.store(h + 1, std::memory_order_relaxed);
-    barrier::thief_side();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     if (h + 1 > tail_.load(std::memory_order_acquire)) {
       head_.store(h, std::memory_order_relaxed);
       lock_.unlock();

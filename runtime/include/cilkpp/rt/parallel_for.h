@@ -80,6 +80,7 @@ void fast(Worker *w, Frame *parent, Body *body, std::uint64_t lo, std::uint64_t 
     frame->lo = mid;
     frame->hi = hi;
     frame->entry = 1;
+    if (spawns_counted()) count_spawn(w);
     w->push(frame);
     fast(w, frame, body, lo, mid, grain);
     if (__builtin_expect(!w->pop(), 0)) {
@@ -106,6 +107,7 @@ void resume(Worker *w, Frame *base) noexcept {
       const std::uint64_t mid = lo + (frame->hi - lo) / 2;
       frame->lo = mid;
       frame->entry = 1;
+      if (spawns_counted()) count_spawn(w);
       w->push(frame);
       fast(w, frame, frame->body, lo, mid, frame->grain);
       if (__builtin_expect(!w->pop(), 0)) {

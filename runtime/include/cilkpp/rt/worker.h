@@ -16,6 +16,7 @@ namespace cilkpp::rt {
 class Runtime;
 
 struct WorkerStats {
+  std::uint64_t spawns = 0;     // only where counted (abi.h, count_spawn)
   std::uint64_t exposures = 0;  // latent frames put on the deque for thieves
   std::uint64_t steals = 0;
   std::uint64_t failed_steals = 0;
@@ -43,6 +44,11 @@ class alignas(64) Worker {
   // True while this worker unwinds the C stack of frames whose continuations
   // were stolen. Set by the first failed pop, cleared by the scheduler loop.
   bool escaping = false;
+
+  // Spawns made on this worker, counted only by code built with
+  // `cilkpp -fcilkpp-count-spawns` (abi.h, count_spawn): an increment per
+  // spawn costs fib several percent.
+  std::uint64_t spawns = 0;
 
   // Set by a thief that found this worker's deque empty; the owner answers
   // at its next spawn by exposing its oldest latent frame (exposure.h).
