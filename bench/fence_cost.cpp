@@ -1,8 +1,8 @@
-// What the owner's side of the deque's Dekker pair costs per pop, with each
-// kind of barrier: the reason pop uses a compiler barrier when the process
-// has membarrier(2) (docs/runtime.md). And what the thief's side, the
-// membarrier itself, costs per steal while another thread of the process
-// runs (the victim it interrupts).
+// What each side of the deque's Dekker pair would cost with each kind of
+// barrier: a full fence or a compiler barrier per pop, and membarrier(2)
+// per steal while another thread of the process runs (the victim it
+// interrupts). The numbers behind the runtime's choice of plain fences on
+// both sides (docs/runtime.md, "The deque"; docs/performance.md, "Fences").
 #include <benchmark/benchmark.h>
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
