@@ -1,5 +1,5 @@
 // The THE deque: sequential order and, under concurrent thieves, that every
-// pushed item is taken exactly once, in both fence modes.
+// pushed item is taken exactly once, with the array compacted and grown.
 #include <gtest/gtest.h>
 
 #include <atomic>
