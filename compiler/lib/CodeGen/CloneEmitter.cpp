@@ -55,7 +55,7 @@ class CloneBuilder {
   CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
                const EmitSettings &Settings)
-      : Settings(Settings), FileName(Settings.FileName), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
+      : Settings(Settings), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
         RemovedKeywords(RemovedKeywords), Kind(Kind), Tries(Ctx, Frame),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
@@ -78,7 +78,7 @@ class CloneBuilder {
     rewriteLoopExits();
     destroyInHandlers();
     if (Kind == CloneKind::Resume) Tries.emitDispatch(Final);
-    lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, FileName);
+    lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, Settings.FileName);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
     for (SourceLocation Loc : RemovedKeywords)
@@ -1029,7 +1029,6 @@ class CloneBuilder {
   }
 
   const EmitSettings &Settings;
-  StringRef FileName;
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
