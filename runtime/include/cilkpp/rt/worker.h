@@ -47,7 +47,7 @@ class alignas(64) Worker {
 
   // Spawns made on this worker, counted only by code built with
   // `cilkpp -fcilkpp-count-spawns` (abi.h, count_spawn): an increment per
-  // spawn costs fib several percent.
+  // spawn costs fib about 12% (docs/runtime.md).
   std::uint64_t spawns = 0;
 
   // Set by a thief that found this worker's deque empty; the owner answers
