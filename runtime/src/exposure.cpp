@@ -15,7 +15,11 @@ void expose(Worker *w, Frame *f) noexcept {
 }  // namespace
 
 void expose_oldest(Worker *w, Frame *f) noexcept {
-  w->clear_exposure_request();
+  w->take_requests();
+  expose_oldest_from(w, f);
+}
+
+void expose_oldest_from(Worker *w, Frame *f) noexcept {
   // A thief is looking for work: tell it where this victim runs now, which
   // the kernel may have changed since the victim last stole.
   w->runtime().placement().note(w->index());

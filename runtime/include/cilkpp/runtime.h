@@ -4,3 +4,4 @@
 #include "cilkpp/rt/abi.h"
 #include "cilkpp/rt/exposure.h"
 #include "cilkpp/rt/parallel_for.h"
+#include "cilkpp/rt/poll.h"

@@ -28,12 +28,18 @@ namespace cilkpp::rt {
 // Pushes the oldest latent frame among f and its ancestors; clears the request.
 [[gnu::noinline, gnu::cold]] void expose_oldest(Worker *w, Frame *f) noexcept;
 
+// Pushes the oldest latent frame among f and its ancestors, leaving the
+// requests alone (poll.h).
+void expose_oldest_from(Worker *w, Frame *f) noexcept;
+
 // Pushes f and every latent ancestor, oldest first.
 void expose_chain(Worker *w, Frame *f) noexcept;
 
-// At a spawn to a fast clone, after the continuation's state is saved.
+// At a spawn to a fast clone, after the continuation's state is saved. Any
+// pending request leads to expose_oldest, which answers all of them (a mug
+// request is answered with the exposed frame: the deque is not empty).
 inline void poll_exposure(Worker *w, Frame *f) noexcept {
-  if (__builtin_expect(w->exposure_requested(), 0)) expose_oldest(w, f);
+  if (__builtin_expect(w->attention(), 0)) expose_oldest(w, f);
 }
 
 // After the child returned to a frame that was exposed meanwhile: takes it

@@ -50,15 +50,27 @@ class alignas(64) Worker {
   // spawn costs fib about 12% (docs/runtime.md).
   std::uint64_t spawns = 0;
 
-  // Set by a thief that found this worker's deque empty; the owner answers
-  // at its next spawn by exposing its oldest latent frame (exposure.h).
-  bool exposure_requested() const noexcept { return exposure_request_.load(std::memory_order_relaxed); }
-  void clear_exposure_request() noexcept { exposure_request_.store(false, std::memory_order_relaxed); }
-  // Thief side. Reads first, so that thieves spinning on a busy victim do
-  // not keep taking the flag's cache line away from it.
-  void request_exposure() noexcept {
-    if (!exposure_request_.load(std::memory_order_relaxed)) exposure_request_.store(true, std::memory_order_relaxed);
+  // What other workers (and the runtime's ticker) ask of this worker; the
+  // owner answers at its next spawn or poll point (exposure.h, poll.h). One
+  // byte, so that the fast path tests every request with a single load.
+  enum Request : std::uint8_t {
+    kExpose = 1,  // a thief found the deque empty: expose the oldest latent frame
+    kMug = 2,     // a faster thief wants the running frame (mug_request names it)
+    kTick = 4,    // time to update the speed estimate (speed.h)
+  };
+  bool attention() const noexcept { return attention_.load(std::memory_order_relaxed) != 0; }
+  bool requested(Request r) const noexcept { return attention_.load(std::memory_order_relaxed) & r; }
+  // Owner side: takes every pending request at once.
+  std::uint8_t take_requests() noexcept {
+    return attention_.load(std::memory_order_relaxed) ? attention_.exchange(0, std::memory_order_acquire) : 0;
   }
+  // Reads first, so that thieves spinning on a busy victim do not keep taking
+  // the flag's cache line away from it.
+  void request(Request r) noexcept {
+    if (!(attention_.load(std::memory_order_relaxed) & r)) attention_.fetch_or(r, std::memory_order_release);
+  }
+  bool exposure_requested() const noexcept { return requested(kExpose); }
+  void request_exposure() noexcept { request(kExpose); }
 
   // --- runtime internals ---
   unsigned index() const noexcept { return index_; }
@@ -102,7 +114,7 @@ class alignas(64) Worker {
   static thread_local Worker *tls_current_;
 
   // Its own line: thieves write it, the owner only reads it on its fast path.
-  alignas(64) std::atomic<bool> exposure_request_{false};
+  alignas(64) std::atomic<std::uint8_t> attention_{0};
 };
 
 }  // namespace cilkpp::rt
