@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,9 +47,70 @@ bool flag(std::string_view value, Config &cfg) {
   return true;
 }
 
+// A finite decimal number using all of text; false otherwise.
+bool number(std::string_view text, double &out) {
+  if (text.empty() || text.front() == ' ' || text.front() == '+') return false;
+  const std::string copy(text);  // strtod needs a terminator
+  char *end = nullptr;
+  out = std::strtod(copy.c_str(), &end);
+  return end == copy.c_str() + copy.size() && std::isfinite(out) &&
+         copy.find_first_of("xXpP") == std::string::npos;  // no hex floats
+}
+
+bool policy(std::string_view value, Config &cfg) {
+  if (value == "ecs") cfg.policy = Policy::ecs;
+  else if (value == "cilk") cfg.policy = Policy::cilk;
+  else return false;
+  return true;
+}
+
+bool beta(std::string_view value, Config &cfg) {
+  double b = 0;
+  if (!number(value, b) || !(b > 1.0) || b > 1e6) return false;
+  cfg.beta = b;
+  return true;
+}
+
+bool fraction(std::string_view text, double &out) { return number(text, out) && out > 0.0 && out <= 1.0; }
+
+// "0.25" or "alt:50ms:0.1-0.5".
+bool speed_schedule(std::string_view item, SpeedSchedule &out) {
+  constexpr std::string_view kAlt = "alt:";
+  if (item.substr(0, kAlt.size()) != kAlt) return fraction(item, out.fraction);
+  item.remove_prefix(kAlt.size());
+  const auto colon = item.find(':');
+  if (colon == std::string_view::npos) return false;
+  std::string_view mean = item.substr(0, colon), range = item.substr(colon + 1);
+  if (mean.size() < 3 || mean.substr(mean.size() - 2) != "ms") return false;
+  const auto dash = range.find('-');
+  if (dash == std::string_view::npos) return false;
+  return number(mean.substr(0, mean.size() - 2), out.mean_ms) && out.mean_ms > 0 && out.mean_ms <= 1e7 &&
+         fraction(range.substr(0, dash), out.low) && fraction(range.substr(dash + 1), out.high) &&
+         out.low <= out.high;
+}
+
+bool speeds(std::string_view value, Config &cfg) {
+  std::vector<SpeedSchedule> parsed;
+  for (;;) {
+    const auto comma = value.find(',');
+    SpeedSchedule s;
+    if (!speed_schedule(value.substr(0, comma), s)) return false;
+    parsed.push_back(s);
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  if (parsed.size() > 1024) return false;
+  cfg.speeds = std::move(parsed);
+  return true;
+}
+
 constexpr Setting kSettings[] = {
     {"CILKPP_NWORKERS", integer<&Config::nworkers, 1, 1024>, "an integer between 1 and 1024"},
     {"CILKPP_STATS", flag<&Config::stats>, "0 or 1"},
+    {"CILKPP_POLICY", policy, "ecs or cilk"},
+    {"CILKPP_BETA", beta, "a number greater than 1"},
+    {"CILKPP_SPEEDS", speeds,
+     "a comma-separated list of speeds, each a fraction in (0, 1] or alt:MEANms:LOW-HIGH"},
 };
 
 constexpr std::string_view kPrefix = "CILKPP_";
@@ -76,6 +138,9 @@ ConfigResult parse_config(const char *const *envp, unsigned hardware_threads) {
       result.error = "cilkpp: error: " + std::string(name) + "='" + std::string(value) + "' is not " +
                      setting->expected;
   }
+  if (result.error.empty() && result.config.speeds.size() > result.config.nworkers)
+    result.error = "cilkpp: error: CILKPP_SPEEDS gives " + std::to_string(result.config.speeds.size()) +
+                   " speeds for " + std::to_string(result.config.nworkers) + " workers";
   return result;
 }
 

@@ -1,6 +1,7 @@
 // Exposing latent frames on the owner's side; see exposure.h.
 #include "cilkpp/rt/exposure.h"
 
+#include "hetero.h"
 #include "runtime.h"
 
 namespace cilkpp::rt {
@@ -15,8 +16,12 @@ void expose(Worker *w, Frame *f) noexcept {
 }  // namespace
 
 void expose_oldest(Worker *w, Frame *f) noexcept {
-  w->take_requests();
-  expose_oldest_from(w, f);
+  // A mug request is answered by exposure too: this worker has latent work,
+  // so the thief may steal rather than mug (mugging.cpp).
+  const std::uint8_t requests = w->take_requests();
+  if (requests & Worker::kMug) w->take_mug_request();
+  sample_speed(*w);
+  if (requests & (Worker::kExpose | Worker::kMug)) expose_oldest_from(w, f);
 }
 
 void expose_oldest_from(Worker *w, Frame *f) noexcept {

@@ -18,7 +18,7 @@ void follow_promoted_parent(Frame *f) noexcept {
   f->parent = parent_now;
 }
 
-Frame *promote(Frame *stack_frame, void *memory) noexcept {
+Frame *promote(Frame *stack_frame, void *memory, std::int32_t counts) noexcept {
   const FrameInfo *heap_info = stack_frame->info->promote_to;
   auto *copy = static_cast<Frame *>(memory);
   // The procedure's state after the header: trivially copyable fields.
@@ -33,7 +33,7 @@ Frame *promote(Frame *stack_frame, void *memory) noexcept {
   copy->parent = stack_frame->parent;
   copy->result_slot = stack_frame->result_slot;
   follow_promoted_parent(copy);
-  copy->join.store(2, std::memory_order_relaxed);
+  copy->join.store(counts, std::memory_order_relaxed);
   stack_frame->promoted = copy;
   return copy;
 }

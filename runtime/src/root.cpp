@@ -1,5 +1,6 @@
 // Root calls: entering the runtime from ordinary code.
 #include "cilkpp/rt/abi.h"
+#include "hetero.h"
 #include "runtime.h"
 #include "stats.h"
 
@@ -56,12 +57,14 @@ RootScope::RootScope() noexcept {
   bound_here_ = true;
   runtime.placement().note(0);
   runtime.clock(0).enter(Activity::working, worker_->stats());
+  start_running(*worker_);
 }
 
 RootScope::~RootScope() {
   worker_->escaping = saved_escaping_;
   if (!bound_here_) return;
   Runtime &runtime = worker_->runtime();
+  stop_running(*worker_);
   runtime.clock(0).enter(Activity::none, worker_->stats());
   Worker::bind(nullptr);
   runtime.end_root();

@@ -42,7 +42,12 @@ void Runtime::start(unsigned nworkers) {
   nworkers_ = nworkers;
   cpus_ = usable_cpus();
   slots_.clear();
-  for (unsigned i = 0; i < nworkers; ++i) slots_.push_back(std::make_unique<Slot>(*this, i));
+  const std::uint64_t reference_core_ns = nworkers > 1 ? probe_core_ns() : 0;
+  for (unsigned i = 0; i < nworkers; ++i) {
+    const SpeedSchedule emulated = i < config_.speeds.size() ? config_.speeds[i] : SpeedSchedule{};
+    slots_.push_back(std::make_unique<Slot>(*this, i, emulated));
+  }
+  reference_core_ns_ = reference_core_ns;
   placement_ = std::make_unique<CpuPlacement>(nworkers);
   stopped_.store(false, std::memory_order_relaxed);
   // Worker 0 is whichever thread makes a root call; the others get threads.
@@ -125,6 +130,11 @@ std::vector<WorkerStats> Runtime::collect() const {
     Worker &w = const_cast<Worker &>(slot->worker);
     out.push_back(w.stats());
     out.back().spawns = w.spawns;
+    const SpeedSummary speed = slot->speed.summary();
+    out.back().speed_measured = speed.sampled;
+    out.back().speed_min = speed.min;
+    out.back().speed_avg = speed.avg;
+    out.back().speed_max = speed.max;
   }
   return out;
 }

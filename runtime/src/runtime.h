@@ -17,7 +17,9 @@
 #include "cilkpp/rt/worker.h"
 #include "config.h"
 #include "placement.h"
+#include "speed.h"
 #include "stats.h"
+#include "throttle.h"
 
 namespace cilkpp::rt {
 
@@ -37,7 +39,10 @@ class Runtime {
   bool oversubscribed() const noexcept { return nworkers_ > cpus_; }
   Worker &worker(unsigned i) noexcept { return slots_[i]->worker; }
   ActivityClock &clock(unsigned i) noexcept { return slots_[i]->clock; }
+  SpeedEstimator &speed(unsigned i) noexcept { return slots_[i]->speed; }
+  Throttle &throttle(unsigned i) noexcept { return slots_[i]->throttle; }
   CpuPlacement &placement() noexcept { return *placement_; }
+  std::uint64_t reference_core_ns() const noexcept { return reference_core_ns_; }
 
   // An outermost root call, made by a thread that is not a worker. Root calls
   // from different threads are serialized: begin_root blocks while another
@@ -64,11 +69,13 @@ class Runtime {
   void restart_for_testing(unsigned nworkers);
 
  private:
-  // One worker and its clock, on cache lines of their own.
+  // One worker and what only its thread touches, on cache lines of their own.
   struct alignas(64) Slot {
-    Slot(Runtime &rt, unsigned index) : worker(rt, index) {}
+    Slot(Runtime &rt, unsigned index, const SpeedSchedule &emulated) : worker(rt, index), throttle(emulated, index) {}
     Worker worker;
     ActivityClock clock;
+    SpeedEstimator speed;
+    Throttle throttle;
   };
 
   explicit Runtime(const Config &config);
@@ -80,6 +87,8 @@ class Runtime {
   Config config_;
   unsigned nworkers_ = 0;
   unsigned cpus_ = 1;  // usable_cpus() at start
+  // probe_core_ns() on the thread that started the runtime: speed 1 (speed.h).
+  std::uint64_t reference_core_ns_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::unique_ptr<CpuPlacement> placement_;
   std::vector<std::thread> threads_;

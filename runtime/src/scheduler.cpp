@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cilkpp/rt/worker.h"
+#include "hetero.h"
 #include "runtime.h"
 #include "stats.h"
 
@@ -59,6 +60,10 @@ class Backoff {
 // a look costs about as much as a failed steal.
 constexpr unsigned kPlacementCheckInterval = 64;
 
+// Failed steals after which a worker takes back the frame it gave up to a
+// mugger that has not come for it (it found other work meanwhile).
+constexpr unsigned kReclaimHandoffAfter = 256;
+
 }  // namespace
 
 Worker::Worker(Runtime &runtime, unsigned index)
@@ -87,8 +92,14 @@ Frame *Worker::try_steal() noexcept {
   // Uniform among the other n - 1 workers (multiply-shift, no division).
   unsigned victim = static_cast<unsigned>(((next_random() >> 32) * (n - 1)) >> 32);
   if (victim >= index_) ++victim;
-  Frame *resumable = nullptr;
   Worker &target = runtime_.worker(victim);
+  // A frame the victim gave up at a poll point (mugging.cpp): its
+  // continuation, ready to resume.
+  if (Frame *mugged = target.take_handoff()) {
+    ++stats_.muggings;
+    return mugged;
+  }
+  Frame *resumable = nullptr;
   Frame *f = target.deque().steal([&](Frame *stolen) {
     // Under the victim's deque lock: the victim's failed pop (which takes
     // the lock) sees the child it is running counted as outstanding, and a
@@ -105,8 +116,13 @@ Frame *Worker::try_steal() noexcept {
     ++stats_.steals;
   } else {
     ++stats_.failed_steals;
-    // Its continuations may be latent: ask it to expose one (exposure.h).
-    target.request_exposure();
+    // Enhanced Cilk Scheduler: a victim more than beta times slower is asked
+    // for its running frame; it answers at its next poll point, with the
+    // frame if it has nothing else to steal, else by exposing an older one.
+    // Otherwise its continuations may be latent: ask it to expose one.
+    const Config &config = runtime_.config();
+    if (!(config.policy == Policy::ecs && speed() > config.beta * target.speed() && target.request_mug(index_)))
+      target.request_exposure();
   }
   return f ? resumable : nullptr;
 }
@@ -117,17 +133,23 @@ void Worker::schedule_until(const std::atomic<std::int32_t> &count, std::int32_t
   const bool oversubscribed = runtime_.oversubscribed();
   Backoff backoff(oversubscribed);
   while (count.load(std::memory_order_acquire) != target) {
+    // Requests made while this worker is between frames find no frame to
+    // expose or give up; a mug request left standing would block others.
+    if (take_requests() & kMug) take_mug_request();
     Frame *f = take_ready();
     if (f) {
       // Its count dropped to 0 when the last child completed; we now hold
       // its continuation.
       f->join.store(1, std::memory_order_relaxed);
+    } else if (backoff.failures() >= kReclaimHandoffAfter && (f = take_handoff())) {
+      // Nobody came for the frame this worker gave up: run it again.
     } else if (!(f = try_steal())) {
       // A thief beside a working victim starves it: look at the first
       // failure of a dry spell and now and then during it.
-      if (backoff.failures() % kPlacementCheckInterval == 0 && !oversubscribed &&
-          runtime_.placement().separate(index_))
-        ++stats_.moves;
+      if (backoff.failures() % kPlacementCheckInterval == 0) {
+        if (!oversubscribed && runtime_.placement().separate(index_)) ++stats_.moves;
+        sample_speed(*this);
+      }
       backoff.wait();
       continue;
     }
@@ -149,7 +171,9 @@ void Worker::thread_main() noexcept {
     clock.enter(Activity::idle, stats_);
     if (!runtime_.wait_for_root()) break;
     clock.enter(Activity::stealing, stats_);
+    start_running(*this);
     schedule_until(runtime_.root_active());
+    stop_running(*this);
   }
   clock.enter(Activity::none, stats_);
   bind(nullptr);

@@ -21,11 +21,14 @@ double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 void append_row(std::string &out, const char *label, const WorkerStats &s, bool spawns_counted) {
   char spawns[24] = "       -";
   if (spawns_counted) std::snprintf(spawns, sizeof spawns, "%8llu", static_cast<unsigned long long>(s.spawns));
-  char line[192];
-  std::snprintf(line, sizeof line, "%6s %s %8llu %8llu %8llu %6llu %8.1f %9.1f %8.1f\n", label, spawns,
+  char speed[40] = "      -       -       -";
+  if (s.speed_measured) std::snprintf(speed, sizeof speed, "%7.2f %7.2f %7.2f", s.speed_min, s.speed_avg, s.speed_max);
+  char line[256];
+  std::snprintf(line, sizeof line, "%6s %s %8llu %8llu %8llu %6llu %8.1f %9.1f %8.1f %6llu %6llu %s\n", label, spawns,
                 static_cast<unsigned long long>(s.exposures), static_cast<unsigned long long>(s.steals),
                 static_cast<unsigned long long>(s.failed_steals), static_cast<unsigned long long>(s.moves),
-                ms(s.ns_working), ms(s.ns_stealing), ms(s.ns_idle));
+                ms(s.ns_working), ms(s.ns_stealing), ms(s.ns_idle), static_cast<unsigned long long>(s.muggings),
+                static_cast<unsigned long long>(s.mugged), speed);
   out += line;
 }
 
@@ -59,7 +62,7 @@ std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus,
                     " on " + std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") +
                     (workers.size() > cpus ? " (oversubscribed: idle workers yield the CPU early)\n" : "\n");
   if (!spawns_counted) out += "(spawns are counted in code built with cilkpp -fcilkpp-count-spawns)\n";
-  out += "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n";
+  out += "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms   mugs mugged spd_min spd_avg spd_max\n";
   WorkerStats total;
   for (std::size_t i = 0; i < workers.size(); ++i) {
     const WorkerStats &s = workers[i];
@@ -72,6 +75,8 @@ std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus,
     total.ns_working += s.ns_working;
     total.ns_stealing += s.ns_stealing;
     total.ns_idle += s.ns_idle;
+    total.muggings += s.muggings;
+    total.mugged += s.mugged;
   }
   append_row(out, "total", total, spawns_counted);
   return out;

@@ -51,6 +51,55 @@ TEST(Config, BadWorkerCounts) {
   }
 }
 
+TEST(Config, SchedulerDefaultsAreEcsWithBetaTwoAndFullSpeed) {
+  ConfigResult r = parse({});
+  EXPECT_EQ(r.config.policy, Policy::ecs);
+  EXPECT_EQ(r.config.beta, 2.0);
+  EXPECT_TRUE(r.config.speeds.empty());
+}
+
+TEST(Config, PolicyBetaAndSpeeds) {
+  ConfigResult r = parse({"CILKPP_POLICY=cilk", "CILKPP_BETA=1.5", "CILKPP_SPEEDS=1,0.25,alt:50ms:0.1-0.5"});
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.config.policy, Policy::cilk);
+  EXPECT_EQ(r.config.beta, 1.5);
+  ASSERT_EQ(r.config.speeds.size(), 3u);
+  EXPECT_TRUE(r.config.speeds[0].full_speed());
+  EXPECT_EQ(r.config.speeds[1].fraction, 0.25);
+  EXPECT_FALSE(r.config.speeds[1].alternating());
+  EXPECT_TRUE(r.config.speeds[2].alternating());
+  EXPECT_EQ(r.config.speeds[2].mean_ms, 50.0);
+  EXPECT_EQ(r.config.speeds[2].low, 0.1);
+  EXPECT_EQ(r.config.speeds[2].high, 0.5);
+  EXPECT_EQ(parse({"CILKPP_POLICY=ecs"}).config.policy, Policy::ecs);
+  EXPECT_EQ(parse({"CILKPP_BETA=1e3"}).config.beta, 1000.0);
+}
+
+TEST(Config, BadSchedulerSettings) {
+  for (const char *v : {"", "ECS", "classic", "ecs "}) {
+    EXPECT_EQ(parse({std::string("CILKPP_POLICY=") + v}).error,
+              std::string("cilkpp: error: CILKPP_POLICY='") + v + "' is not ecs or cilk");
+  }
+  for (const char *v : {"", "1", "0.5", "-2", "abc", "2x", " 2", "inf", "nan", "0x2", "1e400"}) {
+    EXPECT_EQ(parse({std::string("CILKPP_BETA=") + v}).error,
+              std::string("cilkpp: error: CILKPP_BETA='") + v + "' is not a number greater than 1")
+        << "value '" << v << "'";
+  }
+  for (const char *v : {"", "0", "1.5", "-0.5", "1,,1", "1,", "0.5 ", "alt:50:0.1-0.5", "alt:50ms:0.5-0.1",
+                        "alt:0ms:0.1-0.5", "alt:50ms:0.1", "alt:50ms:0-0.5", "fast"}) {
+    EXPECT_EQ(parse({std::string("CILKPP_SPEEDS=") + v}).error,
+              std::string("cilkpp: error: CILKPP_SPEEDS='") + v +
+                  "' is not a comma-separated list of speeds, each a fraction in (0, 1] or alt:MEANms:LOW-HIGH")
+        << "value '" << v << "'";
+  }
+}
+
+TEST(Config, MoreSpeedsThanWorkersIsAnError) {
+  EXPECT_EQ(parse({"CILKPP_NWORKERS=2", "CILKPP_SPEEDS=1,1,0.5"}).error,
+            "cilkpp: error: CILKPP_SPEEDS gives 3 speeds for 2 workers");
+  EXPECT_EQ(parse({"CILKPP_NWORKERS=3", "CILKPP_SPEEDS=1,0.5"}).error, "");
+}
+
 TEST(Config, BadFlags) {
   for (const char *v : {"2", "", "yes", "true", " 1", "1 ", "01"}) {
     ConfigResult r = parse({std::string("CILKPP_STATS=") + v});
@@ -102,16 +151,26 @@ TEST(Stats, ReportHasOneRowPerWorkerAndATotal) {
   a.failed_steals = 5;
   a.moves = 2;
   a.ns_working = 2'500'000;
+  a.muggings = 4;
+  a.speed_measured = true;
+  a.speed_min = 0.9;
+  a.speed_avg = 0.97;
+  a.speed_max = 1;
   b.spawns = 2;
   b.steals = 3;
+  b.mugged = 4;
   b.ns_idle = 1'000'000;
+  b.speed_measured = true;
+  b.speed_min = 0.2;
+  b.speed_avg = 0.25;
+  b.speed_max = 0.31;
   const std::string report = format_stats({a, b}, 2, true);
   EXPECT_EQ(report,
             "cilkpp stats: 2 workers on 2 CPUs\n"
-            "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n"
-            "     0       40        7        1        5      2      2.5       0.0      0.0\n"
-            "     1        2        0        3        0      0      0.0       0.0      1.0\n"
-            " total       42        7        4        5      2      2.5       0.0      1.0\n");
+            "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms   mugs mugged spd_min spd_avg spd_max\n"
+            "     0       40        7        1        5      2      2.5       0.0      0.0      4      0    0.90    0.97    1.00\n"
+            "     1        2        0        3        0      0      0.0       0.0      1.0      0      4    0.20    0.25    0.31\n"
+            " total       42        7        4        5      2      2.5       0.0      1.0      4      4       -       -       -\n");
 }
 
 TEST(Stats, SpawnsColumnIsADashWhereNoCodeCountsSpawns) {
@@ -121,9 +180,9 @@ TEST(Stats, SpawnsColumnIsADashWhereNoCodeCountsSpawns) {
   EXPECT_EQ(report,
             "cilkpp stats: 1 worker on 1 CPU\n"
             "(spawns are counted in code built with cilkpp -fcilkpp-count-spawns)\n"
-            "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms\n"
-            "     0        -        0        1        0      0      0.0       0.0      0.0\n"
-            " total        -        0        1        0      0      0.0       0.0      0.0\n");
+            "worker   spawns  exposed   steals   failed  moved  work_ms  steal_ms  idle_ms   mugs mugged spd_min spd_avg spd_max\n"
+            "     0        -        0        1        0      0      0.0       0.0      0.0      0      0       -       -       -\n"
+            " total        -        0        1        0      0      0.0       0.0      0.0      0      0       -       -       -\n");
 }
 
 TEST(Stats, ClockChargesTheActivityBeingLeft) {

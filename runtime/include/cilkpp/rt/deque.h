@@ -77,6 +77,11 @@ class TheDeque {
     return steal([](T *) {});
   }
 
+  // Owner only: exact, since only the owner adds items.
+  bool empty_for_owner() const noexcept {
+    return head_.load(std::memory_order_acquire) >= tail_.load(std::memory_order_relaxed);
+  }
+
   // Approximate; for statistics and idle checks.
   std::int64_t size() const noexcept {
     SpinLockGuard guard(lock_);

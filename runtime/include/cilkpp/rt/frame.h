@@ -90,10 +90,11 @@ inline void *relocate_slot(void *slot, const Frame *from, Frame *to) noexcept {
   return reinterpret_cast<char *>(to) + (at - begin);
 }
 
-// Copies a stolen stack frame to memory the thief allocated and returns the
-// copy, ready to be resumed: its continuation plus the child still running on
-// the victim are its two counts.
-Frame *promote(Frame *stack_frame, void *memory) noexcept;
+// Copies a stack frame to memory on the heap and returns the copy, ready to
+// be resumed, with the given join count: for a stolen frame its continuation
+// plus the child still running on the victim, for a mugged one (poll.h) its
+// continuation alone.
+Frame *promote(Frame *stack_frame, void *memory, std::int32_t counts = 2) noexcept;
 
 // Points a stolen frame at its parent's heap copy when the parent lived on a
 // stack and was promoted, moving the result slot along. Every stolen frame

@@ -21,9 +21,14 @@ struct WorkerStats {
   std::uint64_t steals = 0;
   std::uint64_t failed_steals = 0;
   std::uint64_t moves = 0;  // off a CPU another worker was on (placement.h)
+  std::uint64_t muggings = 0;  // frames this worker took from a slower one
+  std::uint64_t mugged = 0;    // frames this worker gave up at a poll point
   std::uint64_t ns_working = 0;
   std::uint64_t ns_stealing = 0;
   std::uint64_t ns_idle = 0;
+  // The worker's measured speed (speed.h), over the samples it took.
+  bool speed_measured = false;
+  double speed_min = 0, speed_avg = 0, speed_max = 0;
 };
 
 class alignas(64) Worker {
@@ -72,6 +77,31 @@ class alignas(64) Worker {
   bool exposure_requested() const noexcept { return requested(kExpose); }
   void request_exposure() noexcept { request(kExpose); }
 
+  // --- mugging (poll.h) ---
+  // Thief side: asks for the running frame; false if another thief asked first.
+  bool request_mug(unsigned thief) noexcept {
+    int none = -1;
+    if (mugger_.load(std::memory_order_relaxed) != -1 ||
+        !mugger_.compare_exchange_strong(none, static_cast<int>(thief), std::memory_order_relaxed))
+      return false;
+    request(kMug);
+    return true;
+  }
+  // Owner side: the pending mug request's thief, or -1; clears it.
+  int take_mug_request() noexcept {
+    return mugger_.load(std::memory_order_relaxed) == -1 ? -1 : mugger_.exchange(-1, std::memory_order_relaxed);
+  }
+  // A frame the owner gave up at a poll point, for whoever comes first.
+  bool has_handoff() const noexcept { return handoff_.load(std::memory_order_relaxed) != nullptr; }
+  void hand_off(Frame *f) noexcept { handoff_.store(f, std::memory_order_release); }
+  Frame *take_handoff() noexcept {
+    return handoff_.load(std::memory_order_relaxed) ? handoff_.exchange(nullptr, std::memory_order_acquire) : nullptr;
+  }
+  // The owner's current speed estimate (speed.h); thieves read it when they
+  // consider a mugging.
+  float speed() const noexcept { return speed_.load(std::memory_order_relaxed); }
+  void publish_speed(float s) noexcept { speed_.store(s, std::memory_order_relaxed); }
+
   // --- runtime internals ---
   unsigned index() const noexcept { return index_; }
   Runtime &runtime() noexcept { return runtime_; }
@@ -115,6 +145,9 @@ class alignas(64) Worker {
 
   // Its own line: thieves write it, the owner only reads it on its fast path.
   alignas(64) std::atomic<std::uint8_t> attention_{0};
+  std::atomic<int> mugger_{-1};
+  std::atomic<Frame *> handoff_{nullptr};
+  std::atomic<float> speed_{1.0f};
 };
 
 }  // namespace cilkpp::rt

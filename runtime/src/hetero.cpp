@@ -1,0 +1,43 @@
+// Speed sampling and emulation per worker; see hetero.h.
+#include "hetero.h"
+
+#include <algorithm>
+
+#include "runtime.h"
+
+namespace cilkpp::rt {
+namespace {
+
+void publish(Worker &w, const SpeedEstimator &estimator) noexcept {
+  w.publish_speed(static_cast<float>(estimator.estimate()));
+}
+
+}  // namespace
+
+void start_running(Worker &w) noexcept {
+  Runtime &rt = w.runtime();
+  SpeedEstimator &estimator = rt.speed(w.index());
+  if (w.index() != 0 && !estimator.has_core_factor() && rt.reference_core_ns() != 0) {
+    const double factor = static_cast<double>(rt.reference_core_ns()) / static_cast<double>(probe_core_ns());
+    estimator.set_core_factor(std::clamp(factor, 0.01, 100.0));
+  }
+  estimator.restart(wall_clock_ns(), thread_cpu_clock_ns());
+  rt.throttle(w.index()).start(w);
+}
+
+void stop_running(Worker &w) noexcept {
+  Runtime &rt = w.runtime();
+  rt.throttle(w.index()).stop();
+  SpeedEstimator &estimator = rt.speed(w.index());
+  estimator.stop(wall_clock_ns(), thread_cpu_clock_ns());
+  publish(w, estimator);
+}
+
+void sample_speed(Worker &w) noexcept {
+  SpeedEstimator &estimator = w.runtime().speed(w.index());
+  const std::uint64_t now = wall_clock_ns();
+  if (!estimator.due(now)) return;
+  if (estimator.sample(now, thread_cpu_clock_ns())) publish(w, estimator);
+}
+
+}  // namespace cilkpp::rt

@@ -1,0 +1,109 @@
+// Duty-cycle throttling; see throttle.h.
+#include "throttle.h"
+
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <mutex>
+
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "cilkpp/rt/worker.h"
+
+namespace cilkpp::rt {
+namespace {
+
+int throttle_signal() noexcept { return SIGRTMIN + 7; }
+
+std::int64_t monotonic_ns() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+timespec to_timespec(std::int64_t ns) noexcept {
+  return {static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+}
+
+}  // namespace
+
+Throttle::Throttle(const SpeedSchedule &schedule, unsigned seed) noexcept
+    : schedule_(schedule), rng_(0x9e3779b97f4a7c15ull * (seed + 1) | 1) {}
+
+Throttle::~Throttle() {
+  if (has_timer_) timer_delete(timer_);
+}
+
+double Throttle::uniform() noexcept {
+  rng_ ^= rng_ >> 12;
+  rng_ ^= rng_ << 25;
+  rng_ ^= rng_ >> 27;
+  return static_cast<double>((rng_ * 0x2545f4914f6cdd1dull) >> 11) * 0x1.0p-53;
+}
+
+double Throttle::fraction_at(std::int64_t now_ns) noexcept {
+  if (!schedule_.alternating()) return schedule_.fraction;
+  while (now_ns >= phase_end_ns_) {
+    if (phase_end_ns_ == 0) phase_end_ns_ = now_ns;
+    slow_phase_ = !slow_phase_;
+    phase_fraction_ = slow_phase_ ? schedule_.low + (schedule_.high - schedule_.low) * uniform() : 1.0;
+    const double length_ms = -schedule_.mean_ms * std::log1p(-uniform());  // exponential
+    phase_end_ns_ += static_cast<std::int64_t>(length_ms * 1e6) + 1;
+  }
+  return phase_fraction_;
+}
+
+void Throttle::on_signal(int, siginfo_t *info, void *) noexcept {
+  const int saved_errno = errno;
+  auto *self = static_cast<Throttle *>(info->si_value.sival_ptr);
+  const std::int64_t now = monotonic_ns();
+  const double f = self->fraction_at(now);
+  if (f < 1.0) {
+    // The timer fired at the start of a period: sleep its first 1 - f, run
+    // the rest. Waking at an absolute time keeps oversleeping from piling up.
+    const std::int64_t fired = now - (now - self->origin_ns_) % kPeriodNs;
+    const timespec wake = to_timespec(fired + static_cast<std::int64_t>((1.0 - f) * kPeriodNs));
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nullptr) == EINTR) {
+    }
+  }
+  if (self->worker_) self->worker_->request(Worker::kTick);
+  errno = saved_errno;
+}
+
+void Throttle::start(Worker &w) noexcept {
+  if (!needed()) return;
+  worker_ = &w;
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = &Throttle::on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(throttle_signal(), &sa, nullptr);
+  });
+  if (!has_timer_) {
+    sigevent sev{};
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = throttle_signal();
+    sev.sigev_value.sival_ptr = this;
+    sev._sigev_un._tid = static_cast<pid_t>(gettid());
+    if (timer_create(CLOCK_MONOTONIC, &sev, &timer_) != 0) return;
+    has_timer_ = true;
+  }
+  // Sleeping to the microsecond, not the default 50 us timer slack.
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+  origin_ns_ = monotonic_ns();
+  itimerspec spec{};
+  spec.it_value = to_timespec(origin_ns_ + kPeriodNs);
+  spec.it_interval = to_timespec(kPeriodNs);
+  timer_settime(timer_, TIMER_ABSTIME, &spec, nullptr);
+}
+
+void Throttle::stop() noexcept {
+  if (!has_timer_) return;
+  itimerspec off{};
+  timer_settime(timer_, 0, &off, nullptr);
+}
+
+}  // namespace cilkpp::rt

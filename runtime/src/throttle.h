@@ -1,0 +1,59 @@
+// Emulated slow workers (CILKPP_SPEEDS): duty-cycle throttling of a thread.
+//
+// Every kPeriodNs a per-thread POSIX timer sends the thread a signal whose
+// handler sleeps for the part of the period the thread may not run, so the
+// thread runs a fraction f of each period: its work, its steal attempts and
+// any leaf C++ code it runs all slow down by f, as on a slower core. The
+// handler also asks the worker to sample its speed (speed.h) at its next
+// spawn or poll point. Only threads given a speed below 1 get a timer; their
+// blocking system calls may then return EINTR where SA_RESTART does not
+// apply (docs/runtime.md).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include <csignal>
+#include <ctime>
+
+#include "config.h"
+
+namespace cilkpp::rt {
+
+class Worker;
+
+class Throttle {
+ public:
+  static constexpr std::int64_t kPeriodNs = 1'000'000;
+
+  Throttle(const SpeedSchedule &schedule, unsigned seed) noexcept;
+  ~Throttle();
+  Throttle(const Throttle &) = delete;
+  Throttle &operator=(const Throttle &) = delete;
+
+  bool needed() const noexcept { return !schedule_.full_speed(); }
+  // Starts throttling the calling thread (if needed); the handler requests
+  // speed samples from w.
+  void start(Worker &w) noexcept;
+  void stop() noexcept;
+
+  // The fraction the schedule gives at time now_ns (monotonic clock); moves
+  // the alternating schedule's phases forward. Called by the handler.
+  double fraction_at(std::int64_t now_ns) noexcept;
+
+ private:
+  static void on_signal(int, siginfo_t *info, void *) noexcept;
+  double uniform() noexcept;  // in [0, 1)
+
+  const SpeedSchedule schedule_;
+  std::uint64_t rng_;
+  bool slow_phase_ = false;
+  double phase_fraction_ = 1.0;
+  std::int64_t phase_end_ns_ = 0;
+  std::int64_t origin_ns_ = 0;
+  Worker *worker_ = nullptr;
+  timer_t timer_{};
+  bool has_timer_ = false;
+};
+
+}  // namespace cilkpp::rt
