@@ -1,6 +1,7 @@
 # lit configuration for the cilkpp test suite (all of test/ except unit/).
 # The build tree's lit.site.cfg.py sets the paths and then loads this file.
 import os
+import sys
 
 import lit.formats
 
@@ -32,6 +33,7 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%cilkpp", cilkpp))
 config.substitutions.append(
     ("%FileCheck", os.path.join(config.llvm_tools_dir, "FileCheck")))
+config.substitutions.append(("%python", sys.executable))
 
 # lit starts tests from a nearly empty environment. Pass on what picks the
 # host compiler (CXX, e.g. "ccache g++") and what ccache needs to work.
@@ -41,5 +43,5 @@ for var in ["CXX", "HOME"] + [v for v in os.environ if v.startswith("CCACHE_")]:
 
 # Programs run by the tests choose their own worker counts; a CILKPP_NWORKERS
 # or CILKPP_STATS from the caller's shell must not leak in.
-for var in ["CILKPP_NWORKERS", "CILKPP_STATS"]:
+for var in [v for v in os.environ if v.startswith("CILKPP_")]:
     config.environment.pop(var, None)

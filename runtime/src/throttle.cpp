@@ -95,7 +95,7 @@ void Throttle::start(Worker &w) noexcept {
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   origin_ns_ = monotonic_ns();
   itimerspec spec{};
-  spec.it_value = to_timespec(origin_ns_ + kPeriodNs);
+  spec.it_value = to_timespec(origin_ns_ + 1000);  // the first period is slow too
   spec.it_interval = to_timespec(kPeriodNs);
   timer_settime(timer_, TIMER_ABSTIME, &spec, nullptr);
 }

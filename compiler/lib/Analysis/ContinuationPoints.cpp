@@ -142,6 +142,12 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
         Ok = false;
       }
 
+  numberContinuationPoints(SM, Frame);
+  return Ok;
+}
+
+void numberContinuationPoints(const SourceManager &SM, FrameDescription &Frame) {
+  const CilkProcedure &Proc = *Frame.Procedure;
   // Entries follow source order, which keeps the emitted code easy to read.
   std::stable_sort(Frame.Points.begin(), Frame.Points.end(), [&](const auto &A, const auto &B) {
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A.Loc), SM.getExpansionLoc(B.Loc));
@@ -150,6 +156,8 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
   Frame.SyncEntry.assign(Proc.Syncs.size(), 0);
   Frame.ReturnEntry.assign(Proc.Returns.size(), 0);
   Frame.ScopeEntry.assign(Proc.Scopes.size(), 0);
+  Frame.PollEntry.assign(Frame.PollSites.size(), 0);
+  Frame.EndEntry = 0;
   int Entry = 0;
   for (ContinuationPoint &P : Frame.Points) {
     P.Entry = ++Entry;
@@ -159,9 +167,9 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
       case PointKind::Return: Frame.ReturnEntry[P.Site] = P.Entry; break;
       case PointKind::EndOfBody: Frame.EndEntry = P.Entry; break;
       case PointKind::ScopeEnd: Frame.ScopeEntry[P.Site] = P.Entry; break;
+      case PointKind::Poll: Frame.PollEntry[P.Site] = P.Entry; break;
     }
   }
-  return Ok;
 }
 
 }  // namespace cilkpp

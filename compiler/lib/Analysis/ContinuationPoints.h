@@ -12,4 +12,8 @@ namespace cilkpp {
 // Fills Points, SpawnEntry, SyncEntry, ReturnEntry, EndEntry, FallsOffEnd.
 bool findContinuationPoints(clang::ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame);
 
+// Numbers Frame.Points (their Frame::entry values) in source order and fills
+// the per-site entries; again whenever points are added or dropped.
+void numberContinuationPoints(const clang::SourceManager &SM, FrameDescription &Frame);
+
 }  // namespace cilkpp

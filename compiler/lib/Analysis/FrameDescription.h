@@ -14,15 +14,15 @@
 
 namespace cilkpp {
 
-enum class PointKind { Spawn, Sync, Return, EndOfBody, ScopeEnd };
+enum class PointKind { Spawn, Sync, Return, EndOfBody, ScopeEnd, Poll };
 
 struct ContinuationPoint {
   PointKind Kind;
   int Entry = 0;             // value of Frame::entry that resumes here
-  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns/Scopes
+  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns/Scopes/PollSites
   clang::SourceLocation Loc;
-  // Spawn points: fields the fast clone must store before exposing the frame
-  // (live after the spawn and held in registers on the fast path).
+  // Spawn and poll points: fields the fast clone must store before the
+  // frame can be taken (live there and held in registers on the fast path).
   std::vector<const clang::VarDecl *> FastPathSaves;
 };
 
@@ -55,6 +55,12 @@ struct FrameDescription {
   std::vector<int> ReturnEntry;  // per return; 0 when no implicit sync is needed
   int EndEntry = 0;              // implicit sync at the closing brace, or 0
   std::vector<int> ScopeEntry;   // per cilk_scope; 0 when it spawns nothing
+  // Poll points (poll.h): the procedure's entry and the back-edges of its
+  // loops, where a faster worker may take the running frame over. Per site:
+  // the loop (nullptr for the entry), and its point's entry, 0 where the
+  // site has no poll point (PollPoints.h, FrameLayout.h say where).
+  std::vector<const clang::Stmt *> PollSites;
+  std::vector<int> PollEntry;
   bool FallsOffEnd = false;      // the closing brace is reachable
   bool EagerFrame = false;       // allocate the frame at entry, not at the first spawn
   // The procedure may throw (ExceptionAnalysis): it numbers its spawns, and

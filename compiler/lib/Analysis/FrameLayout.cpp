@@ -36,6 +36,12 @@ class ScopeWalker {
         case PointKind::Return: PointAt[Proc.Returns[P.Site]] = &P; break;
         case PointKind::EndOfBody: End = &P; break;
         case PointKind::ScopeEnd: PointAt[Proc.Scopes[P.Site].Block] = &P; break;
+        // A loop's back-edge is reached after its body, whose variables are
+        // out of scope there; those of its header are not.
+        case PointKind::Poll:
+          if (const Stmt *Loop = Frame.PollSites[P.Site]) PointAt[Loop] = &P;
+          else Entry = &P;
+          break;
       }
     }
   }
@@ -43,12 +49,19 @@ class ScopeWalker {
   void run(const FunctionDecl *FD) {
     Scopes.emplace_back();
     for (const ParmVarDecl *P : FD->parameters()) declare(P);
+    if (Entry) reach(Entry);
     walk(FD->getBody(), /*IsBody=*/true);
   }
 
   VarSet Fields;
-  // The first continuation point each field is in scope across.
+  // The fields in scope at some point other than a poll point: those the
+  // frame holds without poll points.
+  llvm::DenseSet<const VarDecl *> Anchored;
+  // The first continuation point each field is in scope across (other than
+  // a poll point, if there is one).
   llvm::DenseMap<const VarDecl *, const ContinuationPoint *> FirstPoint;
+  // Per poll point: the variables in scope there.
+  llvm::DenseMap<const ContinuationPoint *, std::vector<const VarDecl *>> AtPoll;
 
  private:
   void declare(const VarDecl *V) {
@@ -57,8 +70,15 @@ class ScopeWalker {
 
   void reach(const ContinuationPoint *P) {
     for (const auto &Scope : Scopes)
-      for (const VarDecl *V : Scope)
-        if (Fields.insert(V)) FirstPoint[V] = P;
+      for (const VarDecl *V : Scope) {
+        Fields.insert(V);
+        if (P->Kind == PointKind::Poll) {
+          AtPoll[P].push_back(V);
+          FirstPoint.try_emplace(V, P);
+        } else if (Anchored.insert(V).second) {
+          FirstPoint[V] = P;
+        }
+      }
   }
 
   void walk(const Stmt *S, bool IsBody = false) {
@@ -83,7 +103,7 @@ class ScopeWalker {
   }
 
   llvm::DenseMap<const Stmt *, const ContinuationPoint *> PointAt;
-  const ContinuationPoint *End = nullptr;
+  const ContinuationPoint *End = nullptr, *Entry = nullptr;
   std::vector<std::vector<const VarDecl *>> Scopes;
 };
 
@@ -208,21 +228,24 @@ bool isStorableReference(const VarDecl *V) {
   }
 }
 
+// Can V be a frame field at all (FrameDescription.h)?
+bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V) {
+  QualType T = V->getType();
+  if (isa<DecompositionDecl>(V)) return false;
+  if (isStorableReference(V)) return true;
+  return !T->isReferenceType() && isNameableOutsideFunction(T) &&
+         (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl()));
+}
+
 bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P);
 
 bool checkFieldType(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V, const ContinuationPoint *P) {
-  QualType T = V->getType();
-  if (isa<DecompositionDecl>(V)) return reportUnsupportedField(Ctx, V, P);
-  if (isStorableReference(V)) return true;
-  if (!T->isReferenceType() && isNameableOutsideFunction(T) &&
-      (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl())))
-    return true;
-  return reportUnsupportedField(Ctx, V, P);
+  return isSupportedField(Ctx, PM, Body, V) || reportUnsupportedField(Ctx, V, P);
 }
 
 bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P) {
   QualType T = V->getType();
-  const char *Across = P->Kind == PointKind::Spawn ? "spawn" : "sync";
+  const char *Across = P->Kind == PointKind::Spawn ? "spawn" : P->Kind == PointKind::Poll ? "poll point" : "sync";
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   // Structured bindings are lowered to plain locals before translation,
   // except in templates; the object they name has no name of its own.
@@ -235,6 +258,7 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   diag::report(Diags, V->getLocation(), diag::LiveVariableUnsupported) << Name << T << Across;
   const char *What = P->Kind == PointKind::Spawn      ? "spawn"
                      : P->Kind == PointKind::Sync     ? "sync"
+                     : P->Kind == PointKind::Poll     ? "poll point"
                      : P->Kind == PointKind::ScopeEnd ? "implicit sync at the end of cilk_scope"
                                                       : "implicit sync at return";
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;

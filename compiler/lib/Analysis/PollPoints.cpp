@@ -1,0 +1,94 @@
+#include "Analysis/PollPoints.h"
+
+#include "Analysis/ContinuationPoints.h"
+#include "Sema/ProcedureChecks.h"
+
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// The loops, continues and gotos of the procedure's own code, in source
+// order. A cilk_for's body becomes a lambda that other workers run, so
+// neither it nor the loops in it poll this frame.
+class LoopCollector : public RecursiveASTVisitor<LoopCollector> {
+ public:
+  explicit LoopCollector(const CilkProcedure &Proc) {
+    for (const ParallelLoop *L : Proc.Loops) ParallelLoops.insert(L->Loop);
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool TraverseForStmt(ForStmt *S) {
+    if (ParallelLoops.contains(S)) return true;
+    return RecursiveASTVisitor::TraverseForStmt(S);
+  }
+  bool VisitStmt(Stmt *S) {
+    if (isa<ForStmt, WhileStmt, DoStmt>(S)) Loops.push_back(S);
+    if (const auto *C = dyn_cast<ContinueStmt>(S)) Continues.push_back(C);
+    if (const auto *G = dyn_cast<GotoStmt>(S)) Gotos.push_back(G);
+    return true;
+  }
+  std::vector<const Stmt *> Loops;
+  std::vector<const ContinueStmt *> Continues;
+  std::vector<const GotoStmt *> Gotos;
+
+ private:
+  llvm::DenseSet<const Stmt *> ParallelLoops;
+};
+
+const Stmt *bodyOf(const Stmt *Loop) {
+  if (const auto *F = dyn_cast<ForStmt>(Loop)) return F->getBody();
+  if (const auto *W = dyn_cast<WhileStmt>(Loop)) return W->getBody();
+  return cast<DoStmt>(Loop)->getBody();
+}
+
+// The loop a continue goes to the end of.
+const Stmt *loopOf(ParentMap &PM, const ContinueStmt *C) {
+  const Stmt *S = PM.getParent(const_cast<ContinueStmt *>(C));
+  while (S && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) S = PM.getParent(const_cast<Stmt *>(S));
+  return S;
+}
+
+}  // namespace
+
+void findPollPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto *Body = cast<CompoundStmt>(Proc.Definition->getBody());
+  Frame.PollSites.push_back(nullptr);
+  Frame.Points.push_back({PointKind::Poll, 0, 0, SM.getExpansionLoc(Body->getLBracLoc()), {}});
+
+  LoopCollector Collector(Proc);
+  Collector.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  ParentMap PM(const_cast<CompoundStmt *>(Body));
+  // The generated code edits a loop's body at its ends, and its continues;
+  // none of them may be inside a macro.
+  llvm::DenseSet<const Stmt *> Unwritable;
+  for (const ContinueStmt *C : Collector.Continues)
+    if (C->getBeginLoc().isMacroID())
+      if (const Stmt *Loop = loopOf(PM, C)) Unwritable.insert(Loop);
+  for (const Stmt *Loop : Collector.Loops) {
+    const Stmt *LoopBody = bodyOf(Loop);
+    if (Unwritable.contains(Loop) || Loop->getBeginLoc().isMacroID() || LoopBody->getBeginLoc().isMacroID() ||
+        LoopBody->getEndLoc().isMacroID())
+      continue;
+    if (unsupportedEnclosingConstruct(PM, LoopBody)) continue;
+    const SourceLocation At = SM.getExpansionLoc(LoopBody->getEndLoc());
+    const bool JumpedOver = llvm::any_of(Collector.Gotos, [&](const GotoStmt *G) {
+      SourceLocation From = SM.getExpansionLoc(G->getBeginLoc());
+      SourceLocation To = SM.getExpansionLoc(G->getLabel()->getStmt()->getBeginLoc());
+      if (SM.isBeforeInTranslationUnit(To, From)) std::swap(From, To);
+      return SM.isPointWithin(At, From, To);
+    });
+    if (JumpedOver) continue;
+    Frame.Points.push_back({PointKind::Poll, 0, static_cast<unsigned>(Frame.PollSites.size()), At, {}});
+    Frame.PollSites.push_back(Loop);
+  }
+  numberContinuationPoints(SM, Frame);
+}
+
+}  // namespace cilkpp

@@ -1,0 +1,138 @@
+// Mugging at a poll point (poll.h): a worker gives its running frame up only
+// when a thief asked and it has nothing older to offer; the frame then leaves
+// its stack for the hand-off slot, resumable at the poll point.
+#include <gtest/gtest.h>
+
+#include "cilkpp/runtime.h"
+#include "runtime.h"
+#include "speed.h"
+
+namespace {
+
+using namespace cilkpp::rt;
+
+void never_resumed(Worker *, Frame *) noexcept {}
+const FrameInfo heap_info{"proc", &never_resumed, sizeof(Frame), nullptr};
+const FrameInfo stack_info{"proc", &never_resumed, sizeof(Frame), &heap_info};
+
+// parent: a frame whose continuation a thief took (exposed, then stolen);
+// running: the frame at a poll point, on this worker's stack.
+class Mugging : public ::testing::Test {
+ protected:
+  Mugging() : w(Runtime::instance(), 0) {
+    parent = init_stack_frame(sp, &root, nullptr, &heap_info);
+    parent->visibility = Visibility::exposed;
+    running = init_stack_frame(sr, parent, nullptr, &stack_info);
+    running->entry = 7;
+  }
+  ~Mugging() override {
+    if (Frame *f = w.take_handoff()) free_frame_generic(&w, f);
+  }
+
+  Worker w;
+  RootFrame root;
+  StackFrame<Frame> sp, sr;
+  Frame *parent, *running;
+};
+
+TEST_F(Mugging, WithoutARequestThePollPointGoesOn) {
+  EXPECT_FALSE(poll_requested(&w));
+  EXPECT_FALSE(poll(&w, running));
+  EXPECT_FALSE(w.has_handoff());
+}
+
+TEST_F(Mugging, ARequestTakesTheFrameOffTheStackResumableAtThePollPoint) {
+  ASSERT_TRUE(w.request_mug(1));
+  EXPECT_TRUE(poll_requested(&w));
+  EXPECT_TRUE(poll(&w, running));
+  EXPECT_TRUE(w.escaping);
+  w.escaping = false;
+  Frame *moved = w.take_handoff();
+  ASSERT_NE(moved, nullptr);
+  EXPECT_NE(moved, running);  // promoted to the heap
+  EXPECT_EQ(running->promoted, moved);
+  EXPECT_EQ(moved->info, &heap_info);
+  EXPECT_EQ(moved->entry, 7);
+  EXPECT_EQ(moved->parent, parent);
+  EXPECT_EQ(moved->join.load(), 1);  // its continuation: no child is running
+  EXPECT_EQ(moved->visibility, Visibility::eager);
+  EXPECT_EQ(w.stats().mugged, 1u);
+  EXPECT_FALSE(poll_requested(&w));
+  EXPECT_EQ(w.take_mug_request(), -1);
+  free_frame_generic(&w, moved);
+}
+
+TEST_F(Mugging, OnlyOneThiefAtATimeMayAsk) {
+  EXPECT_TRUE(w.request_mug(1));
+  EXPECT_FALSE(w.request_mug(2));
+  EXPECT_EQ(w.take_mug_request(), 1);
+  EXPECT_TRUE(w.request_mug(2));
+}
+
+TEST_F(Mugging, ALatentOlderFrameIsExposedInsteadOfGivingUpTheRunningOne) {
+  parent->visibility = Visibility::latent;
+  ASSERT_TRUE(w.request_mug(1));
+  EXPECT_FALSE(poll(&w, running));
+  EXPECT_FALSE(w.escaping);
+  EXPECT_FALSE(w.has_handoff());
+  EXPECT_EQ(parent->visibility, Visibility::exposed);
+  EXPECT_EQ(running->visibility, Visibility::latent);  // never exposed: no child runs
+  EXPECT_EQ(w.deque().steal(), parent);
+}
+
+TEST_F(Mugging, AFrameStillOnTheDequeIsStolenRatherThanMugged) {
+  w.push(parent);  // exposed, not yet stolen
+  ASSERT_TRUE(w.request_mug(1));
+  EXPECT_FALSE(poll(&w, running));
+  EXPECT_FALSE(w.has_handoff());
+  EXPECT_EQ(w.deque().steal(), parent);
+}
+
+TEST_F(Mugging, AHeapFrameIsHandedOverInPlace) {
+  Frame *heap = new_frame<Frame>(&w, parent, nullptr, &heap_info);
+  heap->entry = 3;
+  ASSERT_TRUE(w.request_mug(1));
+  EXPECT_TRUE(poll(&w, heap));
+  w.escaping = false;
+  EXPECT_EQ(w.take_handoff(), heap);
+  EXPECT_EQ(heap->visibility, Visibility::eager);
+  free_frame_generic(&w, heap);
+}
+
+TEST_F(Mugging, ASecondMugWaitsUntilTheFirstFrameWasTaken) {
+  ASSERT_TRUE(w.request_mug(1));
+  ASSERT_TRUE(poll(&w, running));
+  w.escaping = false;
+  StackFrame<Frame> other_storage;
+  Frame *other = init_stack_frame(other_storage, parent, nullptr, &stack_info);
+  ASSERT_TRUE(w.request_mug(1));
+  EXPECT_FALSE(poll(&w, other));
+  EXPECT_FALSE(w.escaping);
+}
+
+TEST(SpeedEstimator, ShareOfCpuTimesCoreFactorSmoothed) {
+  SpeedEstimator e;
+  e.set_core_factor(0.5);
+  e.restart(0, 0);
+  EXPECT_FALSE(e.sample(1'000'000, 1'000'000));  // window too short
+  EXPECT_TRUE(e.sample(4'000'000, 2'000'000));   // half the CPU, half-speed core
+  EXPECT_DOUBLE_EQ(e.estimate(), 0.25);
+  EXPECT_TRUE(e.sample(104'000'000, 102'000'000));  // a long stretch at full share
+  EXPECT_NEAR(e.estimate(), 0.5, 1e-4);
+  const SpeedSummary s = e.summary();
+  EXPECT_TRUE(s.sampled);
+  EXPECT_DOUBLE_EQ(s.min, 0.25);
+  EXPECT_DOUBLE_EQ(s.max, 0.5);
+  EXPECT_NEAR(s.avg, (0.25 * 4 + 0.5 * 100) / 104, 1e-9);
+}
+
+TEST(SpeedEstimator, TimeAsleepDoesNotCount) {
+  SpeedEstimator e;
+  e.restart(0, 0);
+  e.stop(10'000'000, 10'000'000);
+  e.restart(1'000'000'000, 10'000'000);  // slept for a second
+  EXPECT_TRUE(e.sample(1'010'000'000, 20'000'000));
+  EXPECT_DOUBLE_EQ(e.summary().min, 1.0);
+}
+
+}  // namespace
