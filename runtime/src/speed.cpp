@@ -57,8 +57,8 @@ bool SpeedEstimator::sample(std::uint64_t wall_ns, std::uint64_t cpu_ns, bool fo
   const double speed = share * core_factor_;
   window_wall_ = wall_ns;
   window_cpu_ = cpu_ns;
-  // Exponential smoothing over about 8 ms, whatever the sample's length.
-  const double keep = std::exp(-static_cast<double>(wall) / 8e6);
+  // Exponential smoothing over about 10 ms, whatever the sample's length.
+  const double keep = std::exp(-static_cast<double>(wall) / 1e7);
   estimate_ = weight_ == 0 ? speed : keep * estimate_ + (1 - keep) * speed;
   min_ = weight_ == 0 ? speed : std::min(min_, speed);
   max_ = weight_ == 0 ? speed : std::max(max_, speed);

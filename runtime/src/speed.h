@@ -31,7 +31,7 @@ struct SpeedSummary {
 
 class SpeedEstimator {
  public:
-  static constexpr std::uint64_t kWindowNs = 2'000'000;
+  static constexpr std::uint64_t kWindowNs = 10'000'000;
 
   void set_core_factor(double factor) noexcept {
     core_factor_ = factor;

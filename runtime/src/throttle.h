@@ -24,7 +24,7 @@ class Worker;
 
 class Throttle {
  public:
-  static constexpr std::int64_t kPeriodNs = 1'000'000;
+  static constexpr std::int64_t kPeriodNs = 5'000'000;
 
   Throttle(const SpeedSchedule &schedule, unsigned seed) noexcept;
   ~Throttle();

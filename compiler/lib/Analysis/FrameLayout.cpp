@@ -1,5 +1,7 @@
 #include "Analysis/FrameLayout.h"
 
+#include "Analysis/ContinuationPoints.h"
+
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 #include "Support/Nameable.h"
@@ -16,6 +18,8 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <fmt/format.h>
+
+#include <map>
 
 using namespace clang;
 
@@ -277,28 +281,58 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   return false;
 }
 
-// Records, for each spawn statement, the fields live right after it.
-class SpawnLiveness : public LiveVariables::Observer {
+// Records, for each spawn statement, the fields live right after it, and for
+// each loop with a poll point, those live after its test (on to its body or
+// out of the loop).
+class PointLiveness : public LiveVariables::Observer {
  public:
-  SpawnLiveness(const CilkProcedure &Proc, const VarSet &Fields) : Fields(Fields) {
+  PointLiveness(const CilkProcedure &Proc, const FrameDescription &Frame, const VarSet &Fields) : Fields(Fields) {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
       SiteOf[Proc.Spawns[I].Statement] = I;
       SiteOf[Proc.Spawns[I].Call] = I;
     }
     Live.resize(Proc.Spawns.size());
+    for (unsigned I = 0; I < Frame.PollSites.size(); ++I)
+      if (Frame.PollSites[I]) LoopOf[Frame.PollSites[I]] = I;
   }
+  // A loop is its test's block's terminator.
   void observeStmt(const Stmt *S, const CFGBlock *, const LiveVariables::LivenessValues &V) override {
-    auto It = SiteOf.find(S);
-    if (It == SiteOf.end()) return;
+    llvm::DenseSet<const VarDecl *> *Into = nullptr;
+    if (auto It = SiteOf.find(S); It != SiteOf.end()) Into = &Live[It->second];
+    if (auto It = LoopOf.find(S); It != LoopOf.end()) Into = &AfterTest[It->second];
+    if (!Into) return;
     for (const VarDecl *F : Fields)
-      if (V.isLive(F)) Live[It->second].insert(F);
+      if (V.isLive(F)) Into->insert(F);
   }
   std::vector<llvm::DenseSet<const VarDecl *>> Live;
+  // Per poll site; absent for a loop the CFG does not test.
+  std::map<unsigned, llvm::DenseSet<const VarDecl *>> AfterTest;
 
  private:
   const VarSet &Fields;
-  llvm::DenseMap<const Stmt *, unsigned> SiteOf;
+  llvm::DenseMap<const Stmt *, unsigned> SiteOf, LoopOf;
 };
+
+// The variables a loop's test and increment read: from its back-edge they
+// run before the body or the code after the loop.
+llvm::DenseSet<const VarDecl *> readByLoopHeader(const Stmt *Loop) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    llvm::DenseSet<const VarDecl *> Read;
+    bool VisitDeclRefExpr(DeclRefExpr *DR) {
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) Read.insert(V);
+      return true;
+    }
+  } V;
+  if (const auto *F = dyn_cast<ForStmt>(Loop)) {
+    V.TraverseStmt(const_cast<Expr *>(F->getCond()));
+    V.TraverseStmt(const_cast<Expr *>(F->getInc()));
+  } else if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    V.TraverseStmt(const_cast<Expr *>(W->getCond()));
+  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    V.TraverseStmt(const_cast<Expr *>(D->getCond()));
+  }
+  return std::move(V.Read);
+}
 
 void shareResidencyWithinDeclarations(Stmt *Body, const VarSet &Fields,
                                       llvm::DenseSet<const VarDecl *> &Resident) {
@@ -319,6 +353,95 @@ void shareResidencyWithinDeclarations(Stmt *Body, const VarSet &Fields,
   V.TraverseStmt(Body);
 }
 
+// (Pack elements have names of their own: parameterName.)
+std::string nameOf(const VarDecl *V) {
+  const auto *Param = dyn_cast<ParmVarDecl>(V);
+  return Param ? parameterName(Param) : V->getName().str();
+}
+
+struct Residency {
+  // Kept in the frame on the fast path too (FrameField::ResidentOnFastPath).
+  llvm::DenseSet<const VarDecl *> Resident;
+  // Constructed and destroyed in the frame (FrameField::ManagedLifetime).
+  llvm::DenseSet<const VarDecl *> Managed;
+};
+
+Residency residencyOf(ASTContext &Ctx, const CilkProcedure &Proc, const ScopeWalker &Walker,
+                      const AddressTakenFinder &Taken) {
+  Residency R;
+  // A reference's address is its referent's, wherever the frame keeps it.
+  for (const VarDecl *V : Taken.Taken)
+    if (!V->getType()->isReferenceType()) R.Resident.insert(V);
+  // `r = v;` through a reference is not a use of `r` to liveness analysis
+  // (it counts assignments as definitions), so the fast clone would not save
+  // the reference at a spawn before it; such a reference lives in the frame.
+  for (const VarDecl *V : Taken.AssignedThrough) R.Resident.insert(V);
+  // A spawn that assigns to part of a local (`a[i] = spawn ...`) hands the
+  // child that part's address.
+  for (const SpawnSite &S : Proc.Spawns)
+    if (const VarDecl *V = S.TargetLValue ? localStorageOf(S.TargetLValue) : nullptr; V && Walker.Fields.contains(V))
+      R.Resident.insert(V);
+  for (const VarDecl *V : Walker.Fields)
+    if (!V->getType()->isReferenceType() && !V->getType().isTriviallyCopyableType(Ctx))
+      R.Managed.insert(V), R.Resident.insert(V);
+  // Variables declared together are rewritten together, so they share
+  // residency.
+  shareResidencyWithinDeclarations(Proc.Definition->getBody(), Walker.Fields, R.Resident);
+
+  // The fast clone stores a live variable by naming it at the spawn, which
+  // would find the wrong one if it were shadowed there. (Fields in scope at
+  // poll points only are saved by name there alone: dropCostlyPollPoints
+  // keeps no poll point where a name is shadowed.)
+  llvm::StringMap<unsigned> NameCount;
+  for (const VarDecl *V : Walker.Fields)
+    if (Walker.Anchored.contains(V)) ++NameCount[nameOf(V)];
+  for (const VarDecl *V : Walker.Fields)
+    if (Walker.Anchored.contains(V) && NameCount[nameOf(V)] > 1) R.Resident.insert(V);
+  return R;
+}
+
+// Poll points are optional, and the fast path pays for one no more than its
+// load and branch: a poll point stays only where every variable in scope
+// is a field anyway, or would be one that the fast clone keeps in a
+// register and saves inside the poll's cold branch alone. A variable in
+// scope there that would have to live in the frame on the fast path (a
+// class type constructed in it, an array, a variable whose address is taken:
+// ResidentOnFastPath, and with it EagerFrame's allocation at entry), that no
+// frame can hold (a closure, a structured binding), or whose name another
+// one in scope shadows, drops that poll point: the procedure keeps the frame
+// and fast path it has without it. (So a loop with, say, a std::string
+// declared before it gets no back-edge poll unless the string already lives
+// in the frame; test/translate/poll-points-skipped.cilkpp.)
+void dropCostlyPollPoints(ASTContext &Ctx, ParentMap &PM, const CilkProcedure &Proc, FrameDescription &Frame) {
+  if (llvm::none_of(Frame.Points, [](const ContinuationPoint &P) { return P.Kind == PointKind::Poll; })) return;
+  const Stmt *Body = Proc.Definition->getBody();
+  ScopeWalker Walker(Proc, Frame);
+  Walker.run(Proc.Definition);
+  AddressTakenFinder Taken(PM, Walker.Fields);
+  Taken.TraverseStmt(const_cast<Stmt *>(Body));
+  const Residency R = residencyOf(Ctx, Proc, Walker, Taken);
+  llvm::DenseSet<const VarDecl *> Costly;
+  for (const VarDecl *V : Walker.Fields)
+    if (!Walker.Anchored.contains(V) && (R.Resident.contains(V) || !isSupportedField(Ctx, PM, Body, V)))
+      Costly.insert(V);
+  for (const auto &[V, Loc] : Taken.ArraysCapturedByCopy)
+    if (!Walker.Anchored.contains(V)) Costly.insert(V);
+
+  std::vector<bool> Drop(Frame.Points.size(), false);
+  for (unsigned I = 0; I < Frame.Points.size(); ++I) {
+    auto It = Walker.AtPoll.find(&Frame.Points[I]);
+    if (It == Walker.AtPoll.end()) continue;
+    llvm::StringSet<> Names;
+    for (const VarDecl *V : It->second) Drop[I] = Drop[I] || Costly.contains(V) || !Names.insert(nameOf(V)).second;
+  }
+  if (llvm::none_of(Drop, [](bool D) { return D; })) return;
+  std::vector<ContinuationPoint> Kept;
+  for (unsigned I = 0; I < Frame.Points.size(); ++I)
+    if (!Drop[I]) Kept.push_back(std::move(Frame.Points[I]));
+  Frame.Points = std::move(Kept);
+  numberContinuationPoints(Ctx.getSourceManager(), Frame);
+}
+
 }  // namespace
 
 bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
@@ -332,10 +455,11 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
       Frame.ConvertedResults.push_back(
           {I, Result, S.TargetLValue ? Ctx.getPointerType(S.TargetLValue->getType()) : QualType()});
   }
+  ParentMap PM(FD->getBody());
+  dropCostlyPollPoints(Ctx, PM, Proc, Frame);
   ScopeWalker Walker(Proc, Frame);
   Walker.run(FD);
 
-  ParentMap PM(FD->getBody());
   bool Ok = true;
   for (const VarDecl *V : Walker.Fields) Ok &= checkFieldType(Ctx, PM, FD->getBody(), V, Walker.FirstPoint[V]);
   if (!Ok) return false;
@@ -347,53 +471,22 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
     Ok = false;
   }
   if (!Ok) return false;
-
-  // A reference's address is its referent's, wherever the frame keeps it.
-  llvm::DenseSet<const VarDecl *> Resident;
-  for (const VarDecl *V : Taken.Taken)
-    if (!V->getType()->isReferenceType()) Resident.insert(V);
-  // `r = v;` through a reference is not a use of `r` to liveness analysis
-  // (it counts assignments as definitions), so the fast clone would not save
-  // the reference at a spawn before it; such a reference lives in the frame.
-  for (const VarDecl *V : Taken.AssignedThrough) Resident.insert(V);
-  // A spawn that assigns to part of a local (`a[i] = spawn ...`) hands the
-  // child that part's address.
-  for (const SpawnSite &S : Proc.Spawns)
-    if (const VarDecl *V = S.TargetLValue ? localStorageOf(S.TargetLValue) : nullptr; V && Walker.Fields.contains(V))
-      Resident.insert(V);
-  llvm::DenseSet<const VarDecl *> Managed;
-  for (const VarDecl *V : Walker.Fields)
-    if (!V->getType()->isReferenceType() && !V->getType().isTriviallyCopyableType(Ctx))
-      Managed.insert(V), Resident.insert(V);
-  // Variables declared together are rewritten together, so they share
-  // residency.
-  shareResidencyWithinDeclarations(FD->getBody(), Walker.Fields, Resident);
-
-  // The fast clone stores a live variable by naming it at the spawn, which
-  // would find the wrong one if it were shadowed there.
-  llvm::StringMap<unsigned> NameCount;
-  // (Pack elements have names of their own: parameterName.)
-  auto NameOf = [](const VarDecl *V) {
-    const auto *Param = dyn_cast<ParmVarDecl>(V);
-    return Param ? parameterName(Param) : V->getName().str();
-  };
-  for (const VarDecl *V : Walker.Fields) ++NameCount[NameOf(V)];
-  for (const VarDecl *V : Walker.Fields)
-    if (NameCount[NameOf(V)] > 1) Resident.insert(V);
+  const Residency R = residencyOf(Ctx, Proc, Walker, Taken);
 
   llvm::StringSet<> Used;
   for (const VarDecl *V : Walker.Fields) {
-    const auto *Param = dyn_cast<ParmVarDecl>(V);
-    const std::string Base = Param ? parameterName(Param) : V->getName().str();
+    const std::string Base = nameOf(V);
     std::string Name = Base;
     for (unsigned Suffix = 1; !Used.insert(Name).second; ++Suffix) Name = Base + "_" + std::to_string(Suffix);
+    const bool Managed = R.Managed.contains(V);
     Frame.FieldIndex[V] = Frame.Fields.size();
-    Frame.Fields.push_back({V, Name, Resident.contains(V), Managed.contains(V), V->getType()->isReferenceType(),
-                            Managed.contains(V) ? enclosingBlock(PM, FD->getBody(), V) : nullptr});
-    Frame.EagerFrame |= Resident.contains(V);
+    Frame.Fields.push_back({V, Name, R.Resident.contains(V), Managed, V->getType()->isReferenceType(),
+                            Managed ? enclosingBlock(PM, FD->getBody(), V) : nullptr});
+    Frame.EagerFrame |= R.Resident.contains(V);
   }
 
-  if (Proc.Spawns.empty()) return true;
+  const bool Polls = llvm::any_of(Frame.Points, [](const ContinuationPoint &P) { return P.Kind == PointKind::Poll; });
+  if (Proc.Spawns.empty() && !Polls) return true;
   AnalysisDeclContextManager Manager(Ctx);
   AnalysisDeclContext *ADC = Manager.getContext(FD);
   // Liveness needs every variable reference to be a CFG element.
@@ -403,13 +496,31 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
     diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD->getName();
     return false;
   }
-  SpawnLiveness Liveness(Proc, Walker.Fields);
+  PointLiveness Liveness(Proc, Frame, Walker.Fields);
   LV->runOnAllBlocks(Liveness);
   for (ContinuationPoint &P : Frame.Points) {
-    if (P.Kind != PointKind::Spawn) continue;
-    const VarDecl *Target = Proc.Spawns[P.Site].Target;
+    if (P.Kind == PointKind::Spawn) {
+      const VarDecl *Target = Proc.Spawns[P.Site].Target;
+      for (const FrameField &F : Frame.Fields)
+        if (!F.ResidentOnFastPath && F.Var != Target && Liveness.Live[P.Site].contains(F.Var))
+          P.FastPathSaves.push_back(F.Var);
+    }
+    if (P.Kind != PointKind::Poll) continue;
+    // What is live at the poll point: at the entry, what the entry block
+    // passes on; at a back-edge, what the loop's test and increment read and
+    // what is live after the test (everything in scope, should the CFG not
+    // test the loop).
+    const Stmt *Loop = Frame.PollSites[P.Site];
+    auto Tested = Liveness.AfterTest.find(P.Site);
+    const llvm::DenseSet<const VarDecl *> Header = Loop ? readByLoopHeader(Loop) : llvm::DenseSet<const VarDecl *>();
+    auto LiveHere = [&](const VarDecl *V) {
+      if (!Loop) return LV->isLive(&ADC->getCFG()->getEntry(), V);
+      return Tested == Liveness.AfterTest.end() || Tested->second.contains(V) || Header.contains(V);
+    };
+    auto InScope = Walker.AtPoll.find(&P);
+    if (InScope == Walker.AtPoll.end()) continue;
     for (const FrameField &F : Frame.Fields)
-      if (!F.ResidentOnFastPath && F.Var != Target && Liveness.Live[P.Site].contains(F.Var))
+      if (!F.ResidentOnFastPath && llvm::is_contained(InScope->second, F.Var) && LiveHere(F.Var))
         P.FastPathSaves.push_back(F.Var);
   }
   return true;

@@ -79,6 +79,8 @@ class CloneBuilder {
     destroyInHandlers();
     if (Kind == CloneKind::Resume) Tries.emitDispatch(Final);
     lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, Settings.FileName);
+    // After the cilk_for loops: a loop whose body is one ends after it.
+    rewriteBackEdgePolls();
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
     for (SourceLocation Loc : RemovedKeywords)
@@ -604,16 +606,7 @@ class CloneBuilder {
     if (Settings.CountSpawns) Decls += "::cilkpp::rt::count_spawn(__w); ";
     if (Fast && !exposesContinuation(Index)) return declaredTarget(Site, plainTailCallText(Site, Decls, Args));
 
-    std::string Out = "{ " + Decls;
-    if (Fast && !Frame.EagerFrame) {
-      std::string Init = fmt::format("__frame = ::cilkpp::rt::init_stack_frame(__frame_storage, __parent, __slot, &{});",
-                                     Names.StackInfo);
-      // What never changes is stored once, when the frame is first exposed.
-      std::string Once;
-      if (Frame.MayThrow) Once += " __frame->__cilkpp_seq = __seq;";
-      if (thisClass(FD)) Once += " __frame->__this = __this;";
-      Out += Once.empty() ? fmt::format("if (!__frame) {} ", Init) : fmt::format("if (!__frame) {{ {}{} }} ", Init, Once);
-    }
+    std::string Out = "{ " + Decls + frameSetUp();
     if (Fast)
       for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Spawn, Index)].FastPathSaves)
         Out += saveText(V);
@@ -664,7 +657,7 @@ class CloneBuilder {
     const std::string Result = HasResult ? movedIfClass(Site.Call->getCallReturnType(Ctx), "__r") : "";
     Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, {}); ", Slot, Result)
                      : "::cilkpp::rt::parent_stolen(__w, __frame); ";
-    Out += Fast && !isVoid() ? "return {}; } " : "return; } ";
+    Out += escape() + " } ";
     if (Converted) Out += fmt::format("__frame->{} = false; ", convertPendingName(Index));
     if (Site.Target) {
       const bool InFrame = accessesFrame(Site.Target);
@@ -676,6 +669,97 @@ class CloneBuilder {
     if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Out, Entry);
     return declaredTarget(Site, Out);
   }
+
+  // The fast clone sets its frame up on the C stack where it first needs it
+  // (a spawn, a poll point that answers a request), unless it allocated it
+  // at entry (EagerFrame).
+  std::string frameSetUp() const {
+    if (Kind != CloneKind::Fast || Frame.EagerFrame) return "";
+    std::string Init = fmt::format("__frame = ::cilkpp::rt::init_stack_frame(__frame_storage, __parent, __slot, &{});",
+                                   Names.StackInfo);
+    // What never changes is stored once, when the frame is first exposed.
+    std::string Once;
+    if (Frame.MayThrow) Once += " __frame->__cilkpp_seq = __seq;";
+    if (thisClass(FD)) Once += " __frame->__this = __this;";
+    return Once.empty() ? fmt::format("if (!__frame) {} ", Init) : fmt::format("if (!__frame) {{ {}{} }} ", Init, Once);
+  }
+
+  // How a clone leaves when its frame now belongs to another worker (its
+  // continuation stolen, or the frame mugged): at once, delivering nothing.
+  std::string escape() const { return Kind == CloneKind::Fast && !isVoid() ? "return {};" : "return;"; }
+
+  // A poll point (Analysis/PollPoints.h). With a request pending, the fast
+  // clone saves the state live there and records the point, as a spawn does,
+  // and asks the runtime; if a faster worker took the frame over (mugged
+  // it), the clone returns as after a steal, and that worker resumes the
+  // frame at the point's label in the resume clone. Without a request it
+  // costs a load and a branch, and the variables stay in registers.
+  std::string pollText(const ContinuationPoint &P) {
+    if (Kind == CloneKind::Resume)
+      return fmt::format("if (::cilkpp::rt::poll_requested(__w)) {{ __frame->entry = {0}; if (::cilkpp::rt::poll(__w, "
+                         "__frame)) return; }} __cilkpp_resume_{0}:;",
+                         P.Entry);
+    std::string Saves;
+    for (const VarDecl *V : P.FastPathSaves) Saves += saveText(V);
+    return fmt::format("if (::cilkpp::rt::poll_requested(__w)) {{ {}{}__frame->entry = {}; if (::cilkpp::rt::poll(__w, "
+                       "__frame)) {} }}",
+                       frameSetUp(), Saves, P.Entry, escape());
+  }
+
+  bool hasPollPoints() const {
+    return llvm::any_of(Frame.Points, [](const ContinuationPoint &P) { return P.Kind == PointKind::Poll; });
+  }
+  // The entry of the poll point at a loop's back-edge, or 0.
+  int pollEntryOf(const Stmt *Loop) const {
+    for (unsigned I = 0; I < Frame.PollSites.size(); ++I)
+      if (Frame.PollSites[I] == Loop) return Frame.PollEntry[I];
+    return 0;
+  }
+  static std::string continueLabel(int Entry) { return fmt::format("__cilkpp_continue_{}", Entry); }
+
+  // A loop's back-edge poll goes after its body, so the body's variables are
+  // out of scope there (a block around the body when it declares some: the
+  // resume clone's jump to the label may not bypass their initialisation),
+  // and every `continue` of the loop goes to it (rewriteLoopExits).
+  void rewriteBackEdgePolls() {
+    std::vector<const ContinuationPoint *> Polls;
+    for (const ContinuationPoint &P : Frame.Points)
+      if (P.Kind == PointKind::Poll && Frame.PollSites[P.Site]) Polls.push_back(&P);
+    // Inner loops first: a loop whose body ends where an inner loop's does
+    // closes its block after the inner one's.
+    llvm::sort(Polls, [&](const ContinuationPoint *A, const ContinuationPoint *B) {
+      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Frame.PollSites[B->Site]->getBeginLoc()),
+                                          SM.getExpansionLoc(Frame.PollSites[A->Site]->getBeginLoc()));
+    });
+    for (const ContinuationPoint *P : Polls) {
+      const Stmt *Loop = Frame.PollSites[P->Site];
+      const Stmt *Body = isa<ForStmt>(Loop)     ? cast<ForStmt>(Loop)->getBody()
+                         : isa<WhileStmt>(Loop) ? cast<WhileStmt>(Loop)->getBody()
+                                                : cast<DoStmt>(Loop)->getBody();
+      const std::string Label = loopContinues(Loop) ? continueLabel(P->Entry) + ": " : "";
+      if (const auto *Block = dyn_cast<CompoundStmt>(Body)) {
+        const bool Declares = llvm::any_of(Block->body(), [](const Stmt *S) { return isa<DeclStmt>(S); });
+        if (Declares) Final.InsertTextBefore(SM.getExpansionLoc(Block->getLBracLoc()), "{ ");
+        Final.InsertTextAfter(SM.getExpansionLoc(Block->getRBracLoc()).getLocWithOffset(Declares ? 1 : 0),
+                              fmt::format("{}{}{}{}", Declares ? " " : "", Label, pollText(*P), Declares ? " }" : " "));
+        continue;
+      }
+      // A single statement (whose spawn keyword, if any, comes before it):
+      // the block opens after the header.
+      const SourceLocation Open = isa<DoStmt>(Loop) ? cast<DoStmt>(Loop)->getDoLoc()
+                                  : isa<ForStmt>(Loop) ? cast<ForStmt>(Loop)->getRParenLoc()
+                                                       : cast<WhileStmt>(Loop)->getRParenLoc();
+      const bool Declares = isa<DeclStmt>(Body);
+      Final.InsertTextAfterToken(SM.getExpansionLoc(Open), Declares ? " { {" : " {");
+      Final.InsertTextAfterToken(statementEnd(Ctx, Body),
+                                 fmt::format("{} {}{} }}", Declares ? " }" : "", Label, pollText(*P)));
+    }
+  }
+
+  // Has the loop a `continue` of its own (not of a loop nested in it, nor
+  // in a lambda)?
+  bool loopContinues(const Stmt *Loop) const { return ContinuingLoops.contains(Loop); }
+  llvm::DenseSet<const Stmt *> ContinuingLoops;
 
   // A spawned call that may throw: if the continuation was stolen meanwhile,
   // the exception goes to the thief's frame, else on through this clone. On
@@ -790,7 +874,8 @@ class CloneBuilder {
   }
 
   // break, continue and goto that leave blocks holding class-type fields
-  // destroy them.
+  // destroy them. A continue of a loop with a back-edge poll goes to the
+  // poll (rewriteBackEdgePolls).
   void rewriteLoopExits() {
     struct Visitor : RecursiveASTVisitor<Visitor> {
       std::vector<const Stmt *> Jumps;
@@ -812,6 +897,11 @@ class CloneBuilder {
           Target = PM.getParent(const_cast<Stmt *>(Target));
         if (!Target) continue;
         Cleanups = cleanupsFor(Jump, Target);
+        if (const int Entry = isa<ContinueStmt>(Jump) ? pollEntryOf(Target) : 0) {
+          ContinuingLoops.insert(Target);
+          const SourceLocation Keyword = SM.getExpansionLoc(Jump->getBeginLoc());
+          Final.ReplaceText(CharSourceRange::getTokenRange(Keyword, Keyword), "goto " + continueLabel(Entry));
+        }
       }
       SourceLocation Semi = semicolonAfter(Ctx, Jump->getEndLoc());
       if (Cleanups.empty() || Semi.isInvalid()) continue;
@@ -960,12 +1050,18 @@ class CloneBuilder {
       Out += " switch (__frame->entry) {";
       for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {}: {}", P.Entry, Tries.entryCase(P));
       if (Frame.MayThrow) Out += fmt::format(" case {}: goto __cilkpp_unwind_resume;", unwindEntry());
-      return Out + " default: __builtin_unreachable(); }";
+      Out += " default: __builtin_unreachable(); }";
+      // Nothing runs before the entry's poll point but the switch: its label
+      // is all the resume clone needs.
+      if (const ContinuationPoint *Entry = entryPoll()) Out += fmt::format(" __cilkpp_resume_{}:;", Entry->Entry);
+      return Out;
     }
+    const std::string EntryPoll = entryPoll() ? " " + pollText(*entryPoll()) : "";
     if (!Frame.EagerFrame)
-      return !hasExposingSpawn()
+      return !hasExposingSpawn() && !hasPollPoints()
                  ? ""
-                 : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;", Names.Frame);
+                 : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;{1}", Names.Frame,
+                               EntryPoll);
     std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
     if (Frame.MayThrow) Out += " __frame->__cilkpp_seq = __seq;";
@@ -982,7 +1078,14 @@ class CloneBuilder {
       Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({})){};", fieldOf(P), T, T,
                          parameterName(P), markLive(P));
     }
-    return Frame.MayThrow ? Out + " try {" : Out;
+    return (Frame.MayThrow ? Out + " try {" : Out) + EntryPoll;
+  }
+
+  // The poll point at the procedure's entry, if it has one.
+  const ContinuationPoint *entryPoll() const {
+    for (const ContinuationPoint &P : Frame.Points)
+      if (P.Kind == PointKind::Poll && !Frame.PollSites[P.Site]) return &P;
+    return nullptr;
   }
 
   bool hasManagedFields() const {

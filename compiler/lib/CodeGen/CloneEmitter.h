@@ -28,6 +28,9 @@ struct EmitSettings {
   llvm::StringRef FileName;
   // Each spawn counts itself for CILKPP_STATS (TranslateOptions::CountSpawns).
   bool CountSpawns = false;
+  // Procedures poll at their entry and loop back-edges
+  // (TranslateOptions::PollPoints, Analysis/PollPoints.h).
+  bool PollPoints = true;
 };
 
 // Whether a spawned callee is a cilk procedure whose fast clone is declared

@@ -7,6 +7,7 @@
 #include "Analysis/ExceptionAnalysis.h"
 #include "Analysis/FrameLayout.h"
 #include "Analysis/OutstandingReads.h"
+#include "Analysis/PollPoints.h"
 #include "CodeGen/BodyOutlining.h"
 #include "CodeGen/LocalTypeHoisting.h"
 #include "CodeGen/LoopLowering.h"
@@ -97,8 +98,10 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   std::vector<FrameDescription> Frames(Sema.Procedures.size());
   for (unsigned I = 0; I < Sema.Procedures.size(); ++I) {
     Frames[I].Procedure = &Sema.Procedures[I];
-    if (findContinuationPoints(Ctx, Sema.Procedures[I], Frames[I]))
+    if (findContinuationPoints(Ctx, Sema.Procedures[I], Frames[I])) {
+      if (Settings.PollPoints) findPollPoints(Ctx, Sema.Procedures[I], Frames[I]);
       computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
+    }
     warnOutstandingReads(Ctx, Sema.Procedures[I]);
   }
   if (Ctx.getDiagnostics().hasErrorOccurred()) return false;
@@ -230,7 +233,7 @@ class TranslationConsumer : public ASTConsumer {
     if (Options.Serial) {
       elideKeywords(Main, Uses, Pragmas);
     } else {
-      if (!translateProcedures(Ctx, Main, Uses, Pragmas, {Options.InputPath, Options.CountSpawns})) return;
+      if (!translateProcedures(Ctx, Main, Uses, Pragmas, {Options.InputPath, Options.CountSpawns, Options.PollPoints})) return;
       Header = "#include <cilkpp/runtime.h>\n";
       // Makes the statistics show the spawns column (abi.h).
       if (Options.CountSpawns)

@@ -16,6 +16,9 @@ struct TranslateOptions {
   bool Serial = false;
   // Count every spawn for the runtime's statistics (abi.h, count_spawn).
   bool CountSpawns = false;
+  // Poll at each procedure's entry and loop back-edges, where a faster
+  // worker may take the running frame over (poll.h).
+  bool PollPoints = true;
 };
 
 // Translates one file. Diagnostics are printed to stderr in clang's format
