@@ -104,6 +104,12 @@ bool speeds(std::string_view value, Config &cfg) {
   return true;
 }
 
+bool trace_path(std::string_view value, Config &cfg) {
+  if (value.empty()) return false;
+  cfg.trace_path = std::string(value);
+  return true;
+}
+
 constexpr Setting kSettings[] = {
     {"CILKPP_NWORKERS", integer<&Config::nworkers, 1, 1024>, "an integer between 1 and 1024"},
     {"CILKPP_STATS", flag<&Config::stats>, "0 or 1"},
@@ -111,6 +117,7 @@ constexpr Setting kSettings[] = {
     {"CILKPP_BETA", beta, "a number greater than 1"},
     {"CILKPP_SPEEDS", speeds,
      "a comma-separated list of speeds, each a fraction in (0, 1] or alt:MEANms:LOW-HIGH"},
+    {"CILKPP_TRACE", trace_path, "a file name"},
 };
 
 constexpr std::string_view kPrefix = "CILKPP_";

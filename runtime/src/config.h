@@ -37,6 +37,8 @@ struct Config {
   double beta = 2.0;
   // CILKPP_SPEEDS: emulated speeds of workers 0, 1, ...; missing entries are 1.
   std::vector<SpeedSchedule> speeds;
+  // CILKPP_TRACE: where to write the event log at exit (trace.h); empty: none.
+  std::string trace_path;
 };
 
 struct ConfigResult {

@@ -32,6 +32,7 @@ bool give_up_running_frame(Worker *w, Frame *f) noexcept {
   }
   w->escaping = true;
   ++w->stats().mugged;
+  w->runtime().trace(w->index()).record(TraceEvent::mugged);
   w->hand_off(moved);
   return true;
 }

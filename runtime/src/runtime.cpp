@@ -4,8 +4,10 @@
 
 #include "cilkpp/rt/abi.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include <sched.h>
 
@@ -48,6 +50,13 @@ void Runtime::start(unsigned nworkers) {
     slots_.push_back(std::make_unique<Slot>(*this, i, emulated));
   }
   reference_core_ns_ = reference_core_ns;
+  if (!config_.trace_path.empty()) {
+    const std::uint64_t origin = wall_clock_ns();
+    for (auto &slot : slots_) {
+      slot->trace.enable(origin);
+      slot->clock.attach(&slot->trace);
+    }
+  }
   placement_ = std::make_unique<CpuPlacement>(nworkers);
   stopped_.store(false, std::memory_order_relaxed);
   // Worker 0 is whichever thread makes a root call; the others get threads.
@@ -117,10 +126,37 @@ void Runtime::shutdown() noexcept {
     for (std::thread &t : threads_) t.join();
     threads_.clear();
   }
+  if (!config_.trace_path.empty()) {
+    if (joined)
+      write_trace();
+    else
+      std::fprintf(stderr, "cilkpp: warning: CILKPP_TRACE not written: the program exited inside a parallel call\n");
+  }
   if (config_.stats) {
     const std::string report = format_stats(collect(), cpus_, spawns_counted());
     std::fputs(report.c_str(), stderr);
   }
+}
+
+void Runtime::write_trace() const {
+  std::FILE *out = std::fopen(config_.trace_path.c_str(), "w");
+  if (!out) {
+    std::fprintf(stderr, "cilkpp: error: cannot write CILKPP_TRACE file '%s': %s\n", config_.trace_path.c_str(),
+                 std::strerror(errno));
+    return;
+  }
+  std::fprintf(out, "# cilkpp trace v1: TIME_NS WORKER EVENT [VICTIM], times since the runtime started\n");
+  std::fprintf(out, "workers %u\n", nworkers_);
+  for (unsigned i = 0; i < nworkers_; ++i) {
+    const SpeedSummary s = slots_[i]->speed.summary();
+    if (s.sampled) std::fprintf(out, "speed %u %.3f\n", i, s.avg);
+    if (slots_[i]->trace.truncated())
+      std::fprintf(out, "# worker %u: only its first %zu records\n", i, EventLog::kMaxRecords);
+  }
+  for (unsigned i = 0; i < nworkers_; ++i) slots_[i]->trace.write(out, i);
+  if (std::fclose(out) != 0)
+    std::fprintf(stderr, "cilkpp: error: cannot write CILKPP_TRACE file '%s': %s\n", config_.trace_path.c_str(),
+                 std::strerror(errno));
 }
 
 std::vector<WorkerStats> Runtime::collect() const {

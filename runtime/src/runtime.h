@@ -20,6 +20,7 @@
 #include "speed.h"
 #include "stats.h"
 #include "throttle.h"
+#include "trace.h"
 
 namespace cilkpp::rt {
 
@@ -41,6 +42,7 @@ class Runtime {
   ActivityClock &clock(unsigned i) noexcept { return slots_[i]->clock; }
   SpeedEstimator &speed(unsigned i) noexcept { return slots_[i]->speed; }
   Throttle &throttle(unsigned i) noexcept { return slots_[i]->throttle; }
+  EventLog &trace(unsigned i) noexcept { return slots_[i]->trace; }
   CpuPlacement &placement() noexcept { return *placement_; }
   std::uint64_t reference_core_ns() const noexcept { return reference_core_ns_; }
 
@@ -76,7 +78,9 @@ class Runtime {
     ActivityClock clock;
     SpeedEstimator speed;
     Throttle throttle;
+    EventLog trace;
   };
+  void write_trace() const;
 
   explicit Runtime(const Config &config);
   void start(unsigned nworkers);  // root_mutex_ held or not yet shared

@@ -97,6 +97,7 @@ Frame *Worker::try_steal() noexcept {
   // continuation, ready to resume.
   if (Frame *mugged = target.take_handoff()) {
     ++stats_.muggings;
+    runtime_.trace(index_).record(TraceEvent::mug, static_cast<int>(victim));
     return mugged;
   }
   Frame *resumable = nullptr;
@@ -114,6 +115,7 @@ Frame *Worker::try_steal() noexcept {
   });
   if (f) {
     ++stats_.steals;
+    runtime_.trace(index_).record(TraceEvent::steal, static_cast<int>(victim));
   } else {
     ++stats_.failed_steals;
     // Enhanced Cilk Scheduler: a victim more than beta times slower is asked

@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include "cilkpp/rt/abi.h"
+#include "trace.h"
 
 #include <atomic>
 #include <chrono>
@@ -55,6 +56,10 @@ void ActivityClock::enter(Activity next, WorkerStats &stats) noexcept {
   }
   current_ = next;
   since_ns_ = now;
+  if (log_) {
+    constexpr TraceEvent kEvent[] = {TraceEvent::none, TraceEvent::work, TraceEvent::steal_loop, TraceEvent::idle};
+    log_->record(kEvent[static_cast<int>(next)]);
+  }
 }
 
 std::string format_stats(const std::vector<WorkerStats> &workers, unsigned cpus, bool spawns_counted) {

@@ -19,8 +19,12 @@ enum class Activity : std::uint8_t {
   idle,      // asleep until a root call starts
 };
 
+class EventLog;
+
 class ActivityClock {
  public:
+  // Activity changes go to log too (CILKPP_TRACE).
+  void attach(EventLog *log) noexcept { log_ = log; }
   // Charges the time since the last transition to the current activity in
   // stats, then switches to next.
   void enter(Activity next, WorkerStats &stats) noexcept;
@@ -29,6 +33,7 @@ class ActivityClock {
  private:
   Activity current_ = Activity::none;
   std::uint64_t since_ns_ = 0;
+  EventLog *log_ = nullptr;
 };
 
 // The table CILKPP_STATS=1 prints, one line per worker and a total; cpus is

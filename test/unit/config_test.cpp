@@ -94,6 +94,12 @@ TEST(Config, BadSchedulerSettings) {
   }
 }
 
+TEST(Config, TraceFile) {
+  EXPECT_EQ(parse({}).config.trace_path, "");
+  EXPECT_EQ(parse({"CILKPP_TRACE=/tmp/t.txt"}).config.trace_path, "/tmp/t.txt");
+  EXPECT_EQ(parse({"CILKPP_TRACE="}).error, "cilkpp: error: CILKPP_TRACE='' is not a file name");
+}
+
 TEST(Config, MoreSpeedsThanWorkersIsAnError) {
   EXPECT_EQ(parse({"CILKPP_NWORKERS=2", "CILKPP_SPEEDS=1,1,0.5"}).error,
             "cilkpp: error: CILKPP_SPEEDS gives 3 speeds for 2 workers");

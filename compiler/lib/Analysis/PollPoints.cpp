@@ -47,6 +47,13 @@ const Stmt *bodyOf(const Stmt *Loop) {
   return cast<DoStmt>(Loop)->getBody();
 }
 
+// Where a block opened around a loop's body would begin: after the header.
+SourceLocation headerEnd(const Stmt *Loop) {
+  if (const auto *F = dyn_cast<ForStmt>(Loop)) return F->getRParenLoc();
+  if (const auto *W = dyn_cast<WhileStmt>(Loop)) return W->getRParenLoc();
+  return cast<DoStmt>(Loop)->getDoLoc();
+}
+
 // The loop a continue goes to the end of.
 const Stmt *loopOf(ParentMap &PM, const ContinueStmt *C) {
   const Stmt *S = PM.getParent(const_cast<ContinueStmt *>(C));
@@ -71,9 +78,11 @@ void findPollPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription
   for (const ContinueStmt *C : Collector.Continues)
     if (C->getBeginLoc().isMacroID())
       if (const Stmt *Loop = loopOf(PM, C)) Unwritable.insert(Loop);
-  for (const Stmt *Loop : Collector.Loops) {
+  // Inner loops first: points are numbered in source order, and a loop whose
+  // body is another loop ends where that one does, after it.
+  for (const Stmt *Loop : llvm::reverse(Collector.Loops)) {
     const Stmt *LoopBody = bodyOf(Loop);
-    if (Unwritable.contains(Loop) || Loop->getBeginLoc().isMacroID() || LoopBody->getBeginLoc().isMacroID() ||
+    if (Unwritable.contains(Loop) || headerEnd(Loop).isMacroID() || LoopBody->getBeginLoc().isMacroID() ||
         LoopBody->getEndLoc().isMacroID())
       continue;
     if (unsupportedEnclosingConstruct(PM, LoopBody)) continue;

@@ -672,15 +672,16 @@ class CloneBuilder {
 
   // The fast clone sets its frame up on the C stack where it first needs it
   // (a spawn, a poll point that answers a request), unless it allocated it
-  // at entry (EagerFrame).
-  std::string frameSetUp() const {
+  // at entry (EagerFrame). At the entry's poll point it is not set up yet.
+  std::string frameSetUp(bool AtEntry = false) const {
     if (Kind != CloneKind::Fast || Frame.EagerFrame) return "";
-    std::string Init = fmt::format("__frame = ::cilkpp::rt::init_stack_frame(__frame_storage, __parent, __slot, &{});",
-                                   Names.StackInfo);
+    const std::string Init = fmt::format("__frame = ::cilkpp::rt::init_stack_frame(__frame_storage, __parent, __slot, &{});",
+                                         Names.StackInfo);
     // What never changes is stored once, when the frame is first exposed.
     std::string Once;
     if (Frame.MayThrow) Once += " __frame->__cilkpp_seq = __seq;";
     if (thisClass(FD)) Once += " __frame->__this = __this;";
+    if (AtEntry) return Init + Once + " ";
     return Once.empty() ? fmt::format("if (!__frame) {} ", Init) : fmt::format("if (!__frame) {{ {}{} }} ", Init, Once);
   }
 
@@ -703,7 +704,7 @@ class CloneBuilder {
     for (const VarDecl *V : P.FastPathSaves) Saves += saveText(V);
     return fmt::format("if (::cilkpp::rt::poll_requested(__w)) {{ {}{}__frame->entry = {}; if (::cilkpp::rt::poll(__w, "
                        "__frame)) {} }}",
-                       frameSetUp(), Saves, P.Entry, escape());
+                       frameSetUp(/*AtEntry=*/!Frame.PollSites[P.Site]), Saves, P.Entry, escape());
   }
 
   bool hasPollPoints() const {
@@ -745,7 +746,7 @@ class CloneBuilder {
         continue;
       }
       // A single statement (whose spawn keyword, if any, comes before it):
-      // the block opens after the header.
+      // the block opens after the header (written in the file: PollPoints).
       const SourceLocation Open = isa<DoStmt>(Loop) ? cast<DoStmt>(Loop)->getDoLoc()
                                   : isa<ForStmt>(Loop) ? cast<ForStmt>(Loop)->getRParenLoc()
                                                        : cast<WhileStmt>(Loop)->getRParenLoc();
