@@ -4,7 +4,10 @@
 // for work when its deque is empty (its current frame completed, suspended at
 // a sync, or had its continuation stolen). Frames made ready here (whose last
 // child completed here) run before any steal: they are local and warm.
+#include <cstdio>
 #include <thread>
+
+#include <pthread.h>
 
 #include "cilkpp/rt/worker.h"
 #include "hetero.h"
@@ -168,6 +171,10 @@ void Worker::schedule_until(const std::atomic<std::int32_t> &count, std::int32_t
 
 void Worker::thread_main() noexcept {
   bind(this);
+  // Named, so that tools (top -H, taskset -p, bench/hetero/hog.sh) find it.
+  char name[16];
+  std::snprintf(name, sizeof name, "cilkpp-w%u", index_);
+  pthread_setname_np(pthread_self(), name);
   ActivityClock &clock = runtime_.clock(index_);
   for (;;) {
     clock.enter(Activity::idle, stats_);

@@ -2,6 +2,7 @@
 #include "throttle.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <mutex>
@@ -63,8 +64,19 @@ void Throttle::on_signal(int, siginfo_t *info, void *) noexcept {
     // The timer fired at the start of a period: sleep its first 1 - f, run
     // the rest. Waking at an absolute time keeps oversleeping from piling up.
     const std::int64_t fired = now - (now - self->origin_ns_) % kPeriodNs;
-    const timespec wake = to_timespec(fired + static_cast<std::int64_t>((1.0 - f) * kPeriodNs));
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nullptr) == EINTR) {
+    const std::int64_t wake = fired + static_cast<std::int64_t>((1.0 - f) * kPeriodNs) + self->debt_ns_;
+    self->debt_ns_ = 0;
+    // A truly slower core would reach its next poll point within
+    // microseconds of a mug request, not at the end of a long sleep: look
+    // for one every kRequestCheckNs, answer it at once, and sleep the rest
+    // in the next period.
+    for (std::int64_t t = now; t < wake; t = monotonic_ns()) {
+      if (self->worker_ && self->worker_->requested(Worker::kMug)) {
+        self->debt_ns_ = std::min(wake - t, kPeriodNs);
+        break;
+      }
+      const timespec until = to_timespec(std::min(wake, t + kRequestCheckNs));
+      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr);
     }
   }
   if (self->worker_) self->worker_->request(Worker::kTick);

@@ -5,7 +5,8 @@
 // thread runs a fraction f of each period: its work, its steal attempts and
 // any leaf C++ code it runs all slow down by f, as on a slower core. The
 // handler also asks the worker to sample its speed (speed.h) at its next
-// spawn or poll point. Only threads given a speed below 1 get a timer; their
+// spawn or poll point. A mug request cuts the sleep short (a slower core
+// would answer it within microseconds too); the sleep is made up later. Only threads given a speed below 1 get a timer; their
 // blocking system calls may then return EINTR where SA_RESTART does not
 // apply (docs/runtime.md).
 #pragma once
@@ -25,6 +26,7 @@ class Worker;
 class Throttle {
  public:
   static constexpr std::int64_t kPeriodNs = 5'000'000;
+  static constexpr std::int64_t kRequestCheckNs = 250'000;
 
   Throttle(const SpeedSchedule &schedule, unsigned seed) noexcept;
   ~Throttle();
@@ -51,6 +53,7 @@ class Throttle {
   double phase_fraction_ = 1.0;
   std::int64_t phase_end_ns_ = 0;
   std::int64_t origin_ns_ = 0;
+  std::int64_t debt_ns_ = 0;  // sleep cut short by a mug request, owed next period
   Worker *worker_ = nullptr;
   timer_t timer_{};
   bool has_timer_ = false;
