@@ -40,7 +40,8 @@ std::uint64_t seed_for(unsigned index) noexcept {
 // the thieves do run on the victims' cores, so there they yield much sooner.
 class Backoff {
  public:
-  explicit Backoff(bool oversubscribed) noexcept : yield_after_(oversubscribed ? 256 : 8192) {}
+  Backoff(bool oversubscribed, SpeedEstimator &speed) noexcept
+      : yield_after_(oversubscribed ? 256 : 8192), speed_(speed) {}
   void reset() noexcept { failures_ = 0; }
   unsigned failures() const noexcept { return failures_; }
   void wait() noexcept {
@@ -50,12 +51,16 @@ class Backoff {
       for (int i = 0; i < 32; ++i) cpu_relax();
       return;
     }
+    // The time the CPU is away is the worker's choice, not slowness.
+    const std::uint64_t start = wall_clock_ns();
     std::this_thread::yield();
+    speed_.exclude(wall_clock_ns() - start);
   }
 
  private:
   static constexpr unsigned kRetryAtOnce = 16;
   const unsigned yield_after_;
+  SpeedEstimator &speed_;
   unsigned failures_ = 0;
 };
 
@@ -136,7 +141,7 @@ void Worker::schedule_until(const std::atomic<std::int32_t> &count, std::int32_t
   // The caller has put the clock on stealing.
   ActivityClock &clock = runtime_.clock(index_);
   const bool oversubscribed = runtime_.oversubscribed();
-  Backoff backoff(oversubscribed);
+  Backoff backoff(oversubscribed, runtime_.speed(index_));
   while (count.load(std::memory_order_acquire) != target) {
     // Requests made while this worker is between frames find no frame to
     // expose or give up; a mug request left standing would block others.

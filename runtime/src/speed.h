@@ -43,6 +43,11 @@ class SpeedEstimator {
   // The thread starts wanting to run (after sleeping, or a new root call):
   // time before this is not held against it.
   void restart(std::uint64_t wall_ns, std::uint64_t cpu_ns) noexcept;
+  // The thread gave its CPU away for ns of wall time (a yield while it had
+  // nothing to do): not held against its speed either.
+  void exclude(std::uint64_t ns) noexcept {
+    if (running_) window_wall_ += ns;
+  }
   // The thread stops wanting to run (goes to sleep, leaves a root call).
   void stop(std::uint64_t wall_ns, std::uint64_t cpu_ns) noexcept;
   // Takes a sample if the window is long enough (or if forced, e.g. at the
