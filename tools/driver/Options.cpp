@@ -102,6 +102,11 @@ cl::opt<bool> CountSpawnsOpt(
     cl::desc("Count spawns for the CILKPP_STATS report (an increment per "
              "spawn)"),
     cl::cat(Category));
+cl::opt<bool> NoPollPointsOpt(
+    "fno-cilkpp-poll-points",
+    cl::desc("Do not poll at procedure entries and loop back-edges (where a "
+             "faster worker may take a running frame over)"),
+    cl::cat(Category));
 cl::opt<bool> SaveTempsOpt(
     "save-temps",
     cl::desc("Keep the translated C++ next to the output as <stem>.cilkpp.cpp"),
@@ -259,6 +264,7 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.EmitCpp = EmitCppOpt;
   O.Serial = SerialOpt;
   O.CountSpawns = CountSpawnsOpt;
+  O.PollPoints = !NoPollPointsOpt;
   O.SaveTemps = SaveTempsOpt;
   O.Verbose = VerboseOpt;
   O.Debug = DebugOpt;

@@ -24,6 +24,7 @@ struct Options {
   bool EmitCpp = false;      // -E / --emit-cpp
   bool Serial = false;       // --serial / -fcilkpp-serial
   bool CountSpawns = false;  // -fcilkpp-count-spawns
+  bool PollPoints = true;    // -fno-cilkpp-poll-points turns them off
   bool SaveTemps = false;    // --save-temps
   bool Verbose = false;      // -v
   bool Debug = false;        // -g

@@ -92,6 +92,7 @@ bool Driver::translateTo(const std::string &Input, const std::string &OutPath) {
   TO.ParseArgs = translatorArgs(O, RT);
   TO.Serial = O.Serial;
   TO.CountSpawns = O.CountSpawns;
+  TO.PollPoints = O.PollPoints;
   if (O.Verbose) {
     // Translation runs in-process; print the driver command that redoes it.
     std::vector<std::string> Equivalent = {Self, "-E", "-std=" + O.Std};
@@ -99,6 +100,7 @@ bool Driver::translateTo(const std::string &Input, const std::string &OutPath) {
                       O.PreprocessorArgs.end());
     if (O.Serial) Equivalent.push_back("--serial");
     if (O.CountSpawns) Equivalent.push_back("-fcilkpp-count-spawns");
+    if (!O.PollPoints) Equivalent.push_back("-fno-cilkpp-poll-points");
     Equivalent.insert(Equivalent.end(), {Input, "-o", OutPath});
     llvm::errs() << shellJoin(Equivalent) << "\n";
   }

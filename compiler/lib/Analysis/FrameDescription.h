@@ -61,6 +61,9 @@ struct FrameDescription {
   // site has no poll point (PollPoints.h, FrameLayout.h say where).
   std::vector<const clang::Stmt *> PollSites;
   std::vector<int> PollEntry;
+  // The entry's poll point follows the body's leading base cases (`if (n <
+  // 2) return n;`): the last of them, or nullptr (before the first statement).
+  const clang::Stmt *EntryPollAfter = nullptr;
   bool FallsOffEnd = false;      // the closing brace is reachable
   bool EagerFrame = false;       // allocate the frame at entry, not at the first spawn
   // The procedure may throw (ExceptionAnalysis): it numbers its spawns, and

@@ -1,7 +1,6 @@
 #include "Analysis/FrameLayout.h"
 
 #include "Analysis/ContinuationPoints.h"
-
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 #include "Support/Nameable.h"

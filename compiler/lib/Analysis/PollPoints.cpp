@@ -3,6 +3,7 @@
 #include "Analysis/ContinuationPoints.h"
 #include "Sema/ProcedureChecks.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -61,13 +62,62 @@ const Stmt *loopOf(ParentMap &PM, const ContinueStmt *C) {
   return S;
 }
 
+// `if (c) return v;` (or `{ return v; }`) with a condition and value that
+// call nothing and change nothing: a base case.
+bool isBaseCase(ASTContext &Ctx, const Stmt *S) {
+  const auto *If = dyn_cast<IfStmt>(S);
+  if (!If || If->getInit() || If->getConditionVariable() || If->getElse() || If->isConstexpr() ||
+      If->getBeginLoc().isMacroID() || If->getEndLoc().isMacroID() || If->getCond()->HasSideEffects(Ctx))
+    return false;
+  const Stmt *Then = If->getThen();
+  if (const auto *Block = dyn_cast<CompoundStmt>(Then); Block && Block->size() == 1) Then = Block->body_front();
+  const auto *Return = dyn_cast<ReturnStmt>(Then);
+  return Return && (!Return->getRetValue() || !Return->getRetValue()->HasSideEffects(Ctx));
+}
+
 }  // namespace
+
+// An innermost loop that calls nothing out of line: a few instructions per
+// iteration, which compilers unroll and vectorize. A load and a branch per
+// iteration would cost more than the iteration itself there (and stop the
+// vectorizer: matmul's kernel ran at half speed), so such a loop gets no
+// poll point; the loops around it, or the procedure's entry, poll between
+// its runs. A loop that calls a function not defined inline (or spawns, or
+// allocates) pays far more per iteration than a poll.
+bool isTightLoop(const Stmt *Loop) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Stmt *Root;
+    bool Heavy = false;
+    bool VisitStmt(Stmt *S) {
+      if (S != Root && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) Heavy = true;
+      if (isa<CXXNewExpr, CXXDeleteExpr, CXXThrowExpr>(S)) Heavy = true;
+      return !Heavy;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      Heavy |= !F || !(F->isInlined() || F->getBuiltinID());
+      return !Heavy;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      Heavy |= !C->getConstructor()->isTrivial() && !C->getConstructor()->isInlined();
+      return !Heavy;
+    }
+  } F;
+  F.Root = Loop;
+  F.TraverseStmt(const_cast<Stmt *>(Loop));
+  return !F.Heavy;
+}
 
 void findPollPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
   const SourceManager &SM = Ctx.getSourceManager();
   const auto *Body = cast<CompoundStmt>(Proc.Definition->getBody());
+  for (const Stmt *S : Body->body()) {
+    if (!isBaseCase(Ctx, S)) break;
+    Frame.EntryPollAfter = S;
+  }
   Frame.PollSites.push_back(nullptr);
-  Frame.Points.push_back({PointKind::Poll, 0, 0, SM.getExpansionLoc(Body->getLBracLoc()), {}});
+  const SourceLocation Entry = Frame.EntryPollAfter ? Frame.EntryPollAfter->getEndLoc() : Body->getLBracLoc();
+  Frame.Points.push_back({PointKind::Poll, 0, 0, SM.getExpansionLoc(Entry), {}});
 
   LoopCollector Collector(Proc);
   Collector.TraverseStmt(const_cast<CompoundStmt *>(Body));
@@ -85,7 +135,7 @@ void findPollPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription
     if (Unwritable.contains(Loop) || headerEnd(Loop).isMacroID() || LoopBody->getBeginLoc().isMacroID() ||
         LoopBody->getEndLoc().isMacroID())
       continue;
-    if (unsupportedEnclosingConstruct(PM, LoopBody)) continue;
+    if (isTightLoop(Loop) || unsupportedEnclosingConstruct(PM, LoopBody)) continue;
     const SourceLocation At = SM.getExpansionLoc(LoopBody->getEndLoc());
     const bool JumpedOver = llvm::any_of(Collector.Gotos, [&](const GotoStmt *G) {
       SourceLocation From = SM.getExpansionLoc(G->getBeginLoc());

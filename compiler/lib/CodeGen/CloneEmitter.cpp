@@ -81,6 +81,7 @@ class CloneBuilder {
     lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, Settings.FileName);
     // After the cilk_for loops: a loop whose body is one ends after it.
     rewriteBackEdgePolls();
+    if (Frame.EntryPollAfter) Final.InsertTextAfterToken(statementEnd(Ctx, Frame.EntryPollAfter), entryPollText());
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
     for (SourceLocation Loc : RemovedKeywords)
@@ -739,10 +740,14 @@ class CloneBuilder {
                                                 : cast<DoStmt>(Loop)->getBody();
       const std::string Label = loopContinues(Loop) ? continueLabel(P->Entry) + ": " : "";
       if (const auto *Block = dyn_cast<CompoundStmt>(Body)) {
-        const bool Declares = llvm::any_of(Block->body(), [](const Stmt *S) { return isa<DeclStmt>(S); });
-        if (Declares) Final.InsertTextBefore(SM.getExpansionLoc(Block->getLBracLoc()), "{ ");
-        Final.InsertTextAfter(SM.getExpansionLoc(Block->getRBracLoc()).getLocWithOffset(Declares ? 1 : 0),
-                              fmt::format("{}{}{}{}", Declares ? " " : "", Label, pollText(*P), Declares ? " }" : " "));
+        const SourceLocation Close = SM.getExpansionLoc(Block->getRBracLoc());
+        if (llvm::any_of(Block->body(), [](const Stmt *S) { return isa<DeclStmt>(S); })) {
+          Final.InsertTextBefore(SM.getExpansionLoc(Block->getLBracLoc()), "{ ");
+          Final.InsertTextAfterToken(Close, fmt::format(" {}{} }}", Label, pollText(*P)));
+        } else {
+          // After what the block's end already holds (destructions, a sync).
+          Final.InsertTextAfter(Close, fmt::format("{}{} ", Label, pollText(*P)));
+        }
         continue;
       }
       // A single statement (whose spawn keyword, if any, comes before it):
@@ -1052,12 +1057,9 @@ class CloneBuilder {
       for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {}: {}", P.Entry, Tries.entryCase(P));
       if (Frame.MayThrow) Out += fmt::format(" case {}: goto __cilkpp_unwind_resume;", unwindEntry());
       Out += " default: __builtin_unreachable(); }";
-      // Nothing runs before the entry's poll point but the switch: its label
-      // is all the resume clone needs.
-      if (const ContinuationPoint *Entry = entryPoll()) Out += fmt::format(" __cilkpp_resume_{}:;", Entry->Entry);
-      return Out;
+      return Out + (Frame.EntryPollAfter ? "" : entryPollText());
     }
-    const std::string EntryPoll = entryPoll() ? " " + pollText(*entryPoll()) : "";
+    const std::string EntryPoll = Frame.EntryPollAfter ? "" : entryPollText();
     if (!Frame.EagerFrame)
       return !hasExposingSpawn() && !hasPollPoints()
                  ? ""
@@ -1082,11 +1084,15 @@ class CloneBuilder {
     return (Frame.MayThrow ? Out + " try {" : Out) + EntryPoll;
   }
 
-  // The poll point at the procedure's entry, if it has one.
-  const ContinuationPoint *entryPoll() const {
+  // The poll point at the procedure's entry, if it has one: at the start of
+  // the body or after its leading base cases (FrameDescription.h). Nothing
+  // runs before it in the resume clone but the switch: its label is all the
+  // resume clone needs.
+  std::string entryPollText() {
     for (const ContinuationPoint &P : Frame.Points)
-      if (P.Kind == PointKind::Poll && !Frame.PollSites[P.Site]) return &P;
-    return nullptr;
+      if (P.Kind == PointKind::Poll && !Frame.PollSites[P.Site])
+        return Kind == CloneKind::Resume ? fmt::format(" __cilkpp_resume_{}:;", P.Entry) : " " + pollText(P);
+    return "";
   }
 
   bool hasManagedFields() const {

@@ -1,8 +1,9 @@
 // The two clones of a cilk procedure's body.
 //
 // The fast clone runs like the serial code: state stays in C++ locals and is
-// stored into the frame only at spawns; a sync is a no-op because nothing is
-// outstanding unless the frame was stolen, and then the fast clone is gone.
+// stored into the frame only at spawns (and at poll points with a request
+// pending); a sync is a no-op because nothing is outstanding unless the frame
+// was stolen, and then the fast clone is gone.
 // The resume clone continues a stolen or suspended frame: every variable
 // that lives in the frame is accessed there, and a switch on Frame::entry
 // jumps to the continuation point.

@@ -1,10 +1,13 @@
 #include "CodeGen/StatementLowering.h"
 
+#include "Analysis/PollPoints.h"
 #include "CodeGen/Naming.h"
 #include "CodeGen/SourceText.h"
 #include "Support/Instantiations.h"
+#include "Support/Nameable.h"
 #include "Support/SourceRanges.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -75,6 +78,11 @@ class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
     OwnBodies.push_back(range(L->getBody()->getSourceRange()));
     return true;
   }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && SM.isWrittenInMainFile(SM.getExpansionLoc(FD->getBody()->getBeginLoc())))
+      Functions.push_back({FD, range(FD->getBody()->getSourceRange())});
+    return true;
+  }
   bool VisitForStmt(ForStmt *F) {
     // A cilk_for: its `for` is the keyword's expansion.
     if (F->getForLoc().isMacroID()) {
@@ -97,6 +105,8 @@ class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
 
   std::vector<const Stmt *> Statements;
   std::vector<OffsetRange> OwnBodies;
+  // Function bodies written in the main file.
+  std::vector<std::pair<const FunctionDecl *, OffsetRange>> Functions;
 
   OffsetRange range(SourceRange R) const {
     return {SM.getFileOffset(SM.getExpansionLoc(R.getBegin())), SM.getFileOffset(SM.getExpansionLoc(R.getEnd()))};
@@ -357,10 +367,54 @@ class Lowering {
   Rewriter &Main;
 };
 
+// Whether a range-based for that holds no continuation point would poll at
+// its back-edge once lowered: it is a loop of a cilk procedure's own code
+// (declared `cilk`, or using the keywords outside lambdas and cilk_for
+// bodies), not a tight one, and the fast path can keep its hidden variables
+// in registers, as FrameLayout requires of any variable in scope at a poll
+// point: a range referred to (not a temporary or a braced list held by
+// value, nor a local array, whose address the loop takes), and pointers for
+// iterators (an array's, std::array's; a class iterator's operators take its
+// address, which keeps it in the frame).
+bool pollsOnceLowered(const SourceManager &SM, const StatementCollector &Collector, ArrayRef<KeywordUse> Uses,
+                      const CXXForRangeStmt *S) {
+  const auto *BeginDecl = S->getBeginStmt() ? dyn_cast<VarDecl>(S->getBeginStmt()->getSingleDecl()) : nullptr;
+  const Expr *Range = S->getRangeInit();
+  if (!BeginDecl || !BeginDecl->getInit() || !Range || Range->IgnoreImplicit()->isPRValue() ||
+      isa<InitListExpr, CXXStdInitializerListExpr>(Range->IgnoreImplicit()))
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Range->IgnoreParenImpCasts()))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        V && V->hasLocalStorage() && !V->getType()->isReferenceType() && V->getType()->isArrayType())
+      return false;
+  const QualType Iterator = BeginDecl->getType();
+  if (!Iterator->isPointerType() || !isNameableOutsideFunction(Iterator)) return false;
+  if (isTightLoop(S)) return false;
+
+  const unsigned At = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+  const std::pair<const FunctionDecl *, OffsetRange> *Function = nullptr;
+  for (const auto &F : Collector.Functions)
+    if (F.second.contains(At) && (!Function || F.second.Begin >= Function->second.Begin)) Function = &F;
+  if (!Function) return false;
+  const OffsetRange Body = Function->second;
+  auto InOwnCode = [&](unsigned Offset) {
+    return Body.contains(Offset) && llvm::none_of(Collector.OwnBodies, [&](const OffsetRange &B) {
+             return B.contains(Offset) && Body.contains(B.Begin) && Body.contains(B.End);
+           });
+  };
+  if (!InOwnCode(At)) return false;
+  for (const FunctionDecl *D : Function->first->redecls())
+    for (const auto *A : D->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "cilkpp.procedure") return true;  // what `cilk` expands to (Keywords.cpp)
+  return llvm::any_of(Uses, [&](const KeywordUse &U) {
+    return U.Kind != KeywordKind::Cilk && U.Kind != KeywordKind::CilkFor && InOwnCode(SM.getFileOffset(U.Loc));
+  });
+}
+
 }  // namespace
 
 std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
-                                                              StringRef FileName) {
+                                                              StringRef FileName, bool PollPoints) {
   const SourceManager &SM = Ctx.getSourceManager();
   StatementCollector Collector(SM, Uses);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -380,7 +434,9 @@ std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, A
                return B.contains(At) && Whole.contains(B.Begin) && Whole.contains(B.End);
              });
     });
-    if (HoldsPoint) Changed |= Lower.lower(S);
+    const auto *RangeFor = dyn_cast<CXXForRangeStmt>(S);
+    if (HoldsPoint || (PollPoints && RangeFor && pollsOnceLowered(SM, Collector, Uses, RangeFor)))
+      Changed |= Lower.lower(S);
   }
   if (!Changed) return std::nullopt;
   if (Lower.UsesRangeHelpers && !SM.getBufferData(SM.getMainFileID()).contains("__cilkpp_range_begin(R &r"))

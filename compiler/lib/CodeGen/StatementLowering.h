@@ -19,6 +19,11 @@
 //                                 -> { T i = a; for (; ; inc) { U x = c; if (!x) break; BODY } }
 //
 // Everything stays on its own line.
+//
+// With poll points on, a range-based for of a cilk procedure's own code that
+// would poll at its back-edge (Analysis/PollPoints.h) is lowered too, though
+// it holds no continuation point: its range and iterators become locals the
+// frame can hold at the poll point.
 #pragma once
 
 #include "Dialect/Keywords.h"
@@ -34,6 +39,6 @@ namespace cilkpp {
 // The rewritten main file when some statement was lowered, else nullopt.
 std::optional<std::string> lowerStatementsAroundContinuations(clang::ASTContext &Ctx,
                                                               llvm::ArrayRef<KeywordUse> Uses,
-                                                              llvm::StringRef FileName);
+                                                              llvm::StringRef FileName, bool PollPoints);
 
 }  // namespace cilkpp

@@ -223,7 +223,7 @@ class TranslationConsumer : public ASTConsumer {
       // The next round reports whatever this one would.
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
       Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
-      if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath);
+      if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
       if (!Result.Outlined) Result.Outlined = hoistLocalTemplateArguments(Ctx, Uses, Options.InputPath);
       Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
       if (Result.Outlined) return;

@@ -77,9 +77,13 @@ class TheDeque {
     return steal([](T *) {});
   }
 
-  // Owner only: exact, since only the owner adds items.
+  // Owner only. Exact (only the owner adds items), and taken under the
+  // thieves' lock: a thief that has already claimed the last item may still
+  // be working on it in on_steal, and the owner must not go on until it is
+  // done (as a failed pop waits for it).
   bool empty_for_owner() const noexcept {
-    return head_.load(std::memory_order_acquire) >= tail_.load(std::memory_order_relaxed);
+    SpinLockGuard guard(lock_);
+    return head_.load(std::memory_order_relaxed) >= tail_.load(std::memory_order_relaxed);
   }
 
   // Approximate; for statistics and idle checks.
