@@ -19,7 +19,7 @@
 #
 # Usage: bench/hetero/run.sh [-n RUNS] [--units U] [--no-build]
 #   -n RUNS      runs per policy and case (default 5)
-#   --units U    units per task (default 40000, about 20 ms)
+#   --units U    units per task (default 100000, about 40 ms at speed 1)
 #   --no-build   use the existing $BUILD_DIR/bin/cilkpp
 set -euo pipefail
 export LC_ALL=C
@@ -28,7 +28,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 command_line="bench/hetero/run.sh"
 (($#)) && command_line+=$(printf ' %q' "$@")
 runs=5
-units=40000
+units=100000
 build=1
 while (($#)); do
   case "$1" in
@@ -60,7 +60,12 @@ mkdir -p "$out"
 echo "# $command_line"
 echo "# date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 echo "# machine:  $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
-echo "# commit:   $(git rev-parse --short HEAD 2>/dev/null || echo none)"
+if commit=$(git rev-parse --short HEAD 2>/dev/null); then
+  git diff --quiet HEAD 2>/dev/null || commit+=" (modified)"
+else
+  commit="none"
+fi
+echo "# commit:   $commit"
 echo "# speeds:   CILKPP_SPEEDS=$CILKPP_SPEEDS (worker 0 starts the root call), $runs runs per policy"
 
 "$cilkpp" -O2 bench/hetero/tasks.cilkpp -o "$out/tasks" || fail "cannot build tasks.cilkpp"

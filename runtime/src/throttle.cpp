@@ -61,8 +61,8 @@ void Throttle::on_signal(int, siginfo_t *info, void *) noexcept {
   const std::int64_t now = monotonic_ns();
   const double f = self->fraction_at(now);
   if (f < 1.0) {
-    // The timer fired at the start of a period: sleep its first 1 - f, run
-    // the rest. Waking at an absolute time keeps oversleeping from piling up.
+    // The timer fired after the period's running part: sleep 1 - f of a
+    // period. Waking at an absolute time keeps oversleeping from piling up.
     const std::int64_t fired = now - (now - self->origin_ns_) % kPeriodNs;
     const std::int64_t wake = fired + static_cast<std::int64_t>((1.0 - f) * kPeriodNs) + self->debt_ns_;
     self->debt_ns_ = 0;
@@ -105,9 +105,13 @@ void Throttle::start(Worker &w) noexcept {
   }
   // Sleeping to the microsecond, not the default 50 us timer slack.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-  origin_ns_ = monotonic_ns();
+  // Each period starts with the running part, so a worker that has just
+  // started answers requests at once, as a slower core would; the timer
+  // fires when the running part ends.
+  const std::int64_t start = monotonic_ns();
+  origin_ns_ = start + static_cast<std::int64_t>(fraction_at(start) * kPeriodNs);
   itimerspec spec{};
-  spec.it_value = to_timespec(origin_ns_ + 1000);  // the first period is slow too
+  spec.it_value = to_timespec(origin_ns_);
   spec.it_interval = to_timespec(kPeriodNs);
   timer_settime(timer_, TIMER_ABSTIME, &spec, nullptr);
 }

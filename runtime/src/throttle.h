@@ -52,7 +52,7 @@ class Throttle {
   bool slow_phase_ = false;
   double phase_fraction_ = 1.0;
   std::int64_t phase_end_ns_ = 0;
-  std::int64_t origin_ns_ = 0;
+  std::int64_t origin_ns_ = 0;  // the timer's first expiration
   std::int64_t debt_ns_ = 0;  // sleep cut short by a mug request, owed next period
   Worker *worker_ = nullptr;
   timer_t timer_{};
