@@ -12,6 +12,11 @@ void publish(Worker &w, const SpeedEstimator &estimator) noexcept {
   w.publish_speed(static_cast<float>(estimator.estimate()));
 }
 
+// The thread's CPU time, less what the emulation itself spent.
+std::uint64_t useful_cpu_ns(Worker &w) noexcept {
+  return thread_cpu_clock_ns() - w.runtime().throttle(w.index()).overhead_cpu_ns();
+}
+
 }  // namespace
 
 void start_running(Worker &w) noexcept {
@@ -21,7 +26,7 @@ void start_running(Worker &w) noexcept {
     const double factor = static_cast<double>(rt.reference_core_ns()) / static_cast<double>(probe_core_ns());
     estimator.set_core_factor(std::clamp(factor, 0.01, 100.0));
   }
-  estimator.restart(wall_clock_ns(), thread_cpu_clock_ns());
+  estimator.restart(wall_clock_ns(), useful_cpu_ns(w));
   rt.throttle(w.index()).start(w);
 }
 
@@ -29,7 +34,7 @@ void stop_running(Worker &w) noexcept {
   Runtime &rt = w.runtime();
   rt.throttle(w.index()).stop();
   SpeedEstimator &estimator = rt.speed(w.index());
-  estimator.stop(wall_clock_ns(), thread_cpu_clock_ns());
+  estimator.stop(wall_clock_ns(), useful_cpu_ns(w));
   publish(w, estimator);
 }
 
@@ -37,7 +42,7 @@ void sample_speed(Worker &w) noexcept {
   SpeedEstimator &estimator = w.runtime().speed(w.index());
   const std::uint64_t now = wall_clock_ns();
   if (!estimator.due(now)) return;
-  if (estimator.sample(now, thread_cpu_clock_ns())) publish(w, estimator);
+  if (estimator.sample(now, useful_cpu_ns(w))) publish(w, estimator);
 }
 
 }  // namespace cilkpp::rt

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cilkpp/rt/worker.h"
+#include "speed.h"
 
 namespace cilkpp::rt {
 namespace {
@@ -57,6 +58,7 @@ double Throttle::fraction_at(std::int64_t now_ns) noexcept {
 
 void Throttle::on_signal(int, siginfo_t *info, void *) noexcept {
   const int saved_errno = errno;
+  const std::uint64_t cpu_at_entry = thread_cpu_clock_ns();
   auto *self = static_cast<Throttle *>(info->si_value.sival_ptr);
   const std::int64_t now = monotonic_ns();
   const double f = self->fraction_at(now);
@@ -80,6 +82,7 @@ void Throttle::on_signal(int, siginfo_t *info, void *) noexcept {
     }
   }
   if (self->worker_) self->worker_->request(Worker::kTick);
+  self->overhead_cpu_ns_.fetch_add(thread_cpu_clock_ns() - cpu_at_entry, std::memory_order_relaxed);
   errno = saved_errno;
 }
 

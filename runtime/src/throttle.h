@@ -39,6 +39,11 @@ class Throttle {
   void start(Worker &w) noexcept;
   void stop() noexcept;
 
+  // CPU time the thread spent in the handler (waking up to look for mug
+  // requests): emulation overhead a slower core would not have, which the
+  // speed estimate leaves out.
+  std::uint64_t overhead_cpu_ns() const noexcept { return overhead_cpu_ns_.load(std::memory_order_relaxed); }
+
   // The fraction the schedule gives at time now_ns (monotonic clock); moves
   // the alternating schedule's phases forward. Called by the handler.
   double fraction_at(std::int64_t now_ns) noexcept;
@@ -53,7 +58,8 @@ class Throttle {
   double phase_fraction_ = 1.0;
   std::int64_t phase_end_ns_ = 0;
   std::int64_t origin_ns_ = 0;  // the timer's first expiration
-  std::int64_t debt_ns_ = 0;  // sleep cut short by a mug request, owed next period
+  std::int64_t debt_ns_ = 0;
+  std::atomic<std::uint64_t> overhead_cpu_ns_{0};  // sleep cut short by a mug request, owed next period
   Worker *worker_ = nullptr;
   timer_t timer_{};
   bool has_timer_ = false;
