@@ -19,7 +19,7 @@
 #
 # Usage: bench/hetero/run.sh [-n RUNS] [--units U] [--no-build]
 #   -n RUNS      runs per policy and case (default 5)
-#   --units U    units per task (default 100000, about 40 ms at speed 1)
+#   --units U    units per task (default 200000, about 80 ms at speed 1)
 #   --no-build   use the existing $BUILD_DIR/bin/cilkpp
 set -euo pipefail
 export LC_ALL=C
@@ -28,7 +28,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 command_line="bench/hetero/run.sh"
 (($#)) && command_line+=$(printf ' %q' "$@")
 runs=5
-units=100000
+units=200000
 build=1
 while (($#)); do
   case "$1" in
