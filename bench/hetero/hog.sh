@@ -41,22 +41,25 @@ trap stop_hogs EXIT
 
 echo "# bench/hetero/hog.sh --units $units   $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo none)"
 for policy in ecs cilk; do
-  for _ in 1 2; do
-    taskset -c 1 bash -c 'while :; do :; done' &
-    hogs+=($!)
-  done
   CILKPP_NWORKERS=2 CILKPP_POLICY=$policy CILKPP_STATS=1 taskset -c 0,1 "$out/tasks" pair "$units" \
     >"$out/hog-$policy.out" 2>&1 &
   pid=$!
-  # Pin the main thread (worker 0) to CPU 0 and worker 1 beside the hogs
-  # as soon as the runtime has started its thread.
-  taskset -p -c 0 "$pid" >/dev/null
-  for _ in $(seq 2000); do
+  # Once the runtime has started its thread (after the program has timed
+  # a task alone): the hogs and worker 1 on CPU 1, the main thread (worker
+  # 0) on CPU 0.
+  tid=
+  for _ in $(seq 5000); do
     tid=$(grep -lx cilkpp-w1 /proc/"$pid"/task/*/comm 2>/dev/null | head -n1 | cut -d/ -f5) || true
     [[ -n $tid ]] && break
     sleep 0.001
   done
-  [[ -n $tid ]] && taskset -p -c 1 "$tid" >/dev/null
+  [[ -n $tid ]] || fail "no thread cilkpp-w1 in the program"
+  for _ in 1 2; do
+    taskset -c 1 bash -c 'while :; do :; done' &
+    hogs+=($!)
+  done
+  taskset -p -c 1 "$tid" >/dev/null
+  taskset -p -c 0 "$pid" >/dev/null
   wait "$pid" || fail "tasks pair ($policy) failed: $(cat "$out/hog-$policy.out")"
   stop_hogs
   echo

@@ -8,6 +8,8 @@
 namespace cilkpp::rt {
 namespace {
 
+constexpr double kSameCore = 1.5;
+
 void publish(Worker &w, const SpeedEstimator &estimator) noexcept {
   w.publish_speed(static_cast<float>(estimator.estimate()));
 }
@@ -24,7 +26,10 @@ void start_running(Worker &w) noexcept {
   SpeedEstimator &estimator = rt.speed(w.index());
   if (w.index() != 0 && !estimator.has_core_factor() && rt.reference_core_ns() != 0) {
     const double factor = static_cast<double>(rt.reference_core_ns()) / static_cast<double>(probe_core_ns());
-    estimator.set_core_factor(std::clamp(factor, 0.01, 100.0));
+    // The probe of two equal cores differs by up to 40% on our VMs (a busy
+    // hyperthread sibling, the hypervisor): only a larger difference is a
+    // different kind of core (big.LITTLE cores differ 2-3x).
+    estimator.set_core_factor(factor > 1.0 / kSameCore && factor < kSameCore ? 1.0 : std::clamp(factor, 0.01, 100.0));
   }
   estimator.restart(wall_clock_ns(), useful_cpu_ns(w));
   rt.throttle(w.index()).start(w);
