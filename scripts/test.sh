@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, and runs every test (googletest unit tests
-# and the lit suite) through ctest. Exits non-zero if anything fails.
+# and the lit suite) through ctest, then the runtime's ThreadSanitizer checks
+# (scripts/tsan.sh). Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -9,3 +10,5 @@ bash scripts/install-deps.sh
 bash scripts/build.sh
 # --no-tests=error: a configuration that registered no tests is a failure too.
 ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error
+# The runtime again, under ThreadSanitizer (unit tests and two programs).
+bash scripts/tsan.sh
