@@ -6,6 +6,7 @@
 #include "cilkpp/runtime.h"
 #include "runtime.h"
 #include "speed.h"
+#include "throttle.h"
 
 namespace {
 
@@ -133,6 +134,49 @@ TEST(SpeedEstimator, TimeAsleepDoesNotCount) {
   e.restart(1'000'000'000, 10'000'000);  // slept for a second
   EXPECT_TRUE(e.sample(1'020'000'000, 30'000'000));
   EXPECT_DOUBLE_EQ(e.summary().min, 1.0);
+}
+
+}  // namespace
+
+namespace {
+
+using namespace cilkpp::rt;
+
+TEST(ThrottleSchedule, AFixedSpeedStaysPut) {
+  SpeedSchedule fixed;
+  fixed.fraction = 0.25;
+  Throttle t(fixed, 0);
+  EXPECT_TRUE(t.needed());
+  EXPECT_EQ(t.fraction_at(0), 0.25);
+  EXPECT_EQ(t.fraction_at(1'000'000'000), 0.25);
+  EXPECT_FALSE(Throttle(SpeedSchedule{}, 0).needed());
+}
+
+TEST(ThrottleSchedule, AlternatingRenewalHalvesTimeBetweenFullSpeedAndTheSlowRange) {
+  SpeedSchedule alt;
+  alt.mean_ms = 50;
+  alt.low = 0.1;
+  alt.high = 0.5;
+  Throttle t(alt, 3);
+  // 2000 simulated seconds in 1 ms steps: about 40000 phases of mean 50 ms.
+  long full = 0, slow = 0, changes = 0;
+  double previous = -1, slow_sum = 0;
+  for (std::int64_t ms = 0; ms < 2'000'000; ++ms) {
+    const double f = t.fraction_at(ms * 1'000'000);
+    if (f == 1.0) {
+      ++full;
+    } else {
+      ASSERT_GE(f, 0.1);
+      ASSERT_LE(f, 0.5);
+      ++slow;
+      slow_sum += f;
+    }
+    changes += f != previous;
+    previous = f;
+  }
+  EXPECT_NEAR(static_cast<double>(full) / (full + slow), 0.5, 0.03);
+  EXPECT_NEAR(slow_sum / slow, 0.3, 0.02);                      // uniform in [0.1, 0.5]
+  EXPECT_NEAR(2'000'000.0 / static_cast<double>(changes), 50, 5);  // mean phase length
 }
 
 }  // namespace
