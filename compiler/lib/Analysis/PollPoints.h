@@ -9,7 +9,9 @@
 // The entry's poll point follows the body's leading base cases
 // (`if (n < 2) return n;`, without calls or side effects): they end the
 // procedure at once, and compilers inline such a head into callers (with the
-// poll before it GCC could not, and fib(38) took twice as long).
+// poll before it GCC could not, and fib(38) took twice as long). A
+// procedure that spawns first thing after them has no entry poll: that
+// spawn tests the same request byte at once (and fib keeps its speed).
 //
 // Not every loop gets one:
 // - only where the resume clone can jump back in: not inside a catch
