@@ -32,8 +32,8 @@ struct Config {
   Policy policy = Policy::ecs;
   // CILKPP_BETA: a thief mugs only a victim more than beta times slower.
   // Any value > 1 keeps the scheduler's guarantees; 2 keeps workers that
-  // share hardware unevenly (hyperthreads, a busy hypervisor: measured
-  // speeds 1.5x apart on equal cores) from mugging each other back and forth.
+  // share hardware unevenly (hyperthreads, a busy hypervisor: see
+  // docs/runtime.md) from mugging each other back and forth.
   double beta = 2.0;
   // CILKPP_SPEEDS: emulated speeds of workers 0, 1, ...; missing entries are 1.
   std::vector<SpeedSchedule> speeds;
