@@ -69,17 +69,8 @@ fi
 [[ -x $cilkpp ]] || fail "no driver at $cilkpp (build first, or drop --no-build)"
 mkdir -p "$out"
 
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
-echo "# $command_line"
-echo "# date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "# machine:  $(nproc) CPUs, ${cpu:-unknown CPU}"
-echo "# compiler: $($cilkpp --version | head -n1); host: $(${CXX:-c++} --version | head -n1)"
-if commit=$(git rev-parse --short HEAD 2>/dev/null); then
-  git diff --quiet HEAD 2>/dev/null || commit+=" (modified)"
-else
-  commit="none"
-fi
-echo "# commit:   $commit"
+source bench/header.sh
+bench_header "$command_line" "$cilkpp"
 echo "# times:    best of $runs runs, wall clock, seconds"
 (($(nproc) >= 2)) || echo "# warning:  fewer than 2 CPUs, T2 cannot show a speedup"
 

@@ -57,15 +57,8 @@ fi
 [[ -x $cilkpp ]] || fail "no driver at $cilkpp (build first, or drop --no-build)"
 mkdir -p "$out"
 
-echo "# $command_line"
-echo "# date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "# machine:  $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
-if commit=$(git rev-parse --short HEAD 2>/dev/null); then
-  git diff --quiet HEAD 2>/dev/null || commit+=" (modified)"
-else
-  commit="none"
-fi
-echo "# commit:   $commit"
+source bench/header.sh
+bench_header "$command_line" "$cilkpp"
 echo "# speeds:   CILKPP_SPEEDS=$CILKPP_SPEEDS (worker 0 starts the root call), $runs runs per policy"
 
 "$cilkpp" -O2 bench/hetero/tasks.cilkpp -o "$out/tasks" || fail "cannot build tasks.cilkpp"
