@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 
+#include "Commands.h"
 #include "DagFile.h"
 #include "DagGenerators.h"
 #include "Experiments.h"
@@ -332,6 +333,8 @@ int main(int argc, char **argv) {
                               "heterogeneous processors\n");
   if (RunCmd)
     return runCommand();
+  if (firingSquadSelected())
+    return runFiringSquadCommand();
   bool exp1 = bool(Exp1Cmd), exp2 = bool(Exp2Cmd), exp3 = bool(Exp3Cmd),
        exp4 = bool(Exp4Cmd);
   if (!(exp1 || exp2 || exp3 || exp4))
