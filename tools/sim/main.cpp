@@ -20,6 +20,7 @@
 #include "LowerBounds.h"
 #include "Simulate.h"
 #include "Stats.h"
+#include "Theorems.h"
 
 namespace cl = llvm::cl;
 using namespace cilkpp::sim;
@@ -267,6 +268,8 @@ int runCommand() {
                      InitiatorOpt.getValue(), spec.speeds.size()));
 
   ExperimentOptions o = experimentOptions();
+  const DagMeasures measures = measure(dag);
+  std::size_t violations = 0;
   std::vector<Policy> policies =
       o.policies.empty() ? std::vector<Policy>{Policy::Ecs} : o.policies;
   const unsigned runs = o.runs ? o.runs : 1;
@@ -284,10 +287,17 @@ int runCommand() {
                              : rng.below(unsigned(spec.speeds.size()));
       std::vector<Segment> segments;
       bool gantt = r == 0 && !GanttOpt.empty() && policy == policies.front();
-      RunStats s = simulate(dag, spec,
-                            PolicySpec{policy, o.beta, o.exactAttempts,
-                                       o.swapFactor},
-                            seed, initiator, gantt ? &segments : nullptr);
+      const PolicySpec policySpec{policy, o.beta, o.exactAttempts,
+                                  o.swapFactor};
+      RunStats s = simulate(dag, spec, policySpec, seed, initiator,
+                            gantt ? &segments : nullptr);
+      if (!spec.slowdown.active())
+        if (std::string why = checkTheorems(measures, spec.speeds, policySpec, s);
+            !why.empty()) {
+          std::cerr << fmt::format("cilkpp-sim: {} run {}: {}\n",
+                                   policyName(policy), r, why);
+          ++violations;
+        }
       makespans.push_back(s.makespan);
       steals += double(s.steals);
       muggings += double(s.muggings);
@@ -309,19 +319,26 @@ int runCommand() {
                           f(m.stddev), f(steals / runs, 1),
                           f(muggings / runs, 1), f(swaps / runs, 1)});
   }
-  DagMeasures dm = measure(dag);
   LowerBounds lb = lowerBounds(dag, spec.speeds);
   table.notes.push_back(fmt::format(
       "DAG: {} nodes, work {}, critical path {}, threads (S1) {}", dag.size(),
-      dm.totalWork, dm.criticalPath, dm.threads));
+      measures.totalWork, measures.criticalPath, measures.threads));
   table.notes.push_back(
       fmt::format("lower bounds: W1/pi_tot = {:.2f}, W_inf/pi_max = {:.2f}{}",
                   lb.work, lb.criticalPath,
                   lb.phases ? fmt::format(", phases = {:.2f}", *lb.phases)
                             : std::string()));
+  table.notes.push_back(fmt::format(
+      "Bender-Rabin: maximum utilization <= {:.2f} (Theorem 2), high "
+      "utilization (beta {}) <= {:.2f} (Theorem 4), migrations <= {} "
+      "(Theorem 5){}",
+      theorem2Bound(measures, spec.speeds), o.beta,
+      theorem4Bound(measures, spec.speeds, o.beta), theorem5Bound(measures),
+      spec.slowdown.active() ? "; not checked: speeds change" : ""));
   table.print(std::cout);
   writeCsv(table, CsvOpt);
-  return 0;
+  // A run that breaks a theorem is a simulator bug.
+  return violations ? 1 : 0;
 }
 
 } // namespace
