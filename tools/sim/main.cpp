@@ -71,8 +71,8 @@ cl::opt<bool> ExactOpt(
     cl::sub(RunCmd), cl::cat(Category));
 cl::opt<double> SwapFactorOpt(
     "swap-factor",
-    cl::desc("ecs-swap probes every this many steal intervals (default 20)"),
-    cl::init(20), cl::sub(Exp1Cmd), cl::sub(Exp2Cmd), cl::sub(Exp3Cmd),
+    cl::desc("ecs-swap probes every this many steal intervals (default 4)"),
+    cl::init(4), cl::sub(Exp1Cmd), cl::sub(Exp2Cmd), cl::sub(Exp3Cmd),
     cl::sub(Exp4Cmd), cl::sub(RunCmd), cl::cat(Category));
 cl::opt<unsigned> ThreadsOpt("threads",
                              cl::desc("Simulation threads (default: all cores)"),

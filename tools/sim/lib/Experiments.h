@@ -19,7 +19,7 @@ struct ExperimentOptions {
   std::vector<Policy> policies; // empty: ecs, ecs-swap, cm
   double beta = 1;              // the paper's ECS mugs any slower processor
   bool exactAttempts = false;
-  double swapFactor = 20;
+  double swapFactor = 4;
   unsigned threads = 0; // 0: one per hardware thread
   // Exp 4 only.
   unsigned batches = 10, batchSize = 1000;

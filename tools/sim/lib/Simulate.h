@@ -17,7 +17,7 @@ struct PolicySpec {
   Policy policy = Policy::Ecs;
   double beta = 1;
   bool exactAttempts = false;
-  double swapFactor = 20;
+  double swapFactor = 4;
 };
 
 std::optional<Policy> parsePolicy(std::string_view name);

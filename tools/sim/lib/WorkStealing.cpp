@@ -208,8 +208,13 @@ void WorkStealing::probeForSwap(Machine &m, ProcId prober) {
     ProcId victim = m.rng().below(m.processors() - 1);
     victim += victim >= prober;
     if (m.busy(victim) && m.speed(prober) > m.speed(victim)) {
+      // Exchange once the victim could finish the prober's task no later
+      // than the prober can finish the victim's: from then on the pair
+      // ends together, as in the optimal preemptive schedule of two tasks
+      // (Jovanović §2.2). Exchanging earlier only adds migrations: until
+      // that point both are busy anyway.
       double mine = m.remainingOn(prober), theirs = m.remainingOn(victim);
-      if (theirs - mine > m.speed(prober) * every) {
+      if (mine / m.speed(victim) <= theirs / m.speed(prober)) {
         TaskId a = m.preempt(prober), b = m.preempt(victim);
         m.start(prober, b);
         m.start(victim, a);

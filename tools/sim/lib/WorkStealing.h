@@ -35,14 +35,13 @@ struct StealingOptions {
   double beta = 1;     // mug only if speed(thief) > beta * speed(victim)
   bool exactAttempts = false;
   // ECS+swap: a busy processor with an empty deque probes a random victim
-  // every swapFactor intervals; if the victim is slower (by any factor) and
-  // its task has more work left than its own by more than the prober does
-  // in one probe interval, they exchange tasks. Fast processors end up on
-  // the longest remaining tasks, the rule of the optimal preemptive
-  // schedule for independent tasks, decided pairwise without central
-  // control.
+  // every swapFactor intervals; if the victim is slower and could finish
+  // the prober's task no later than the prober could finish the victim's,
+  // they exchange tasks. Fast processors thus end up on the tasks with the
+  // most work left and pairs finish together, as in the optimal preemptive
+  // schedule, decided pairwise without central control.
   bool swap = false;
-  double swapFactor = 20;
+  double swapFactor = 4;
 };
 
 struct StealingCounters {
