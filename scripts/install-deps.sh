@@ -6,6 +6,7 @@ packages=(
   cmake g++ make python3
   llvm-19-dev libclang-19-dev clang-19 llvm-19-tools
   libfmt-dev libgtest-dev googletest libbenchmark-dev
+  gnuplot-nox
 )
 
 missing=()

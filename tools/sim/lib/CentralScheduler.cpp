@@ -50,9 +50,12 @@ void CentralScheduler::jobArrived(Machine &m, JobId, ProcId,
   dispatch(m);
 }
 
-void CentralScheduler::taskFinished(Machine &m, ProcId, TaskId,
+void CentralScheduler::taskFinished(Machine &m, ProcId p, TaskId,
                                     const std::vector<TaskId> &enabled) {
-  queue_.insert(queue_.end(), enabled.begin(), enabled.end());
+  auto rest = enabled.begin();
+  if (options_.keepThread && rest != enabled.end())
+    m.start(p, *rest++);
+  queue_.insert(queue_.end(), rest, enabled.end());
   dispatch(m);
 }
 

@@ -3,7 +3,10 @@
 // schedules (§2).
 //
 // One ready queue. Whenever a processor is idle and a task is ready, the
-// fastest idle processor takes one. While the fastest idle processor is
+// fastest idle processor takes one. Bender–Rabin schedule threads: a
+// processor that finishes a task goes on with the first task it enabled (its
+// thread's continuation) before the rest join the queue; Jovanović's Central
+// Manager queues them all. While the fastest idle processor is
 // more than beta times faster than the slowest busy one, it takes that
 // processor's task over (a central "mugging"). With beta = 1 this keeps the
 // ready tasks on the fastest processors at all times: a maximum-utilization
@@ -21,6 +24,7 @@ struct CentralOptions {
   // Which ready task an idle processor takes: the oldest (FIFO, the Central
   // Manager) or one at random (any maximum-utilization schedule).
   enum class Order { Fifo, Random } order = Order::Fifo;
+  bool keepThread = false;
 };
 
 class CentralScheduler : public Scheduler {

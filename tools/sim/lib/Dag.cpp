@@ -84,11 +84,14 @@ DagMeasures measure(const Dag &dag) {
   }
   // Contracting a chain node (in = out = 1) merges its two edges into one,
   // so each such node removes exactly one edge.
-  std::size_t chainNodes = 0;
-  for (NodeId n = 0; n < dag.size(); ++n)
-    if (dag.predecessorCount(n) == 1 && dag.successors(n).size() == 1)
-      ++chainNodes;
-  m.threads = dag.edgeCount() - chainNodes;
+  std::size_t chainNodes = 0, isolated = 0;
+  for (NodeId n = 0; n < dag.size(); ++n) {
+    unsigned in = dag.predecessorCount(n);
+    std::size_t out = dag.successors(n).size();
+    chainNodes += in == 1 && out == 1;
+    isolated += in == 0 && out == 0;
+  }
+  m.threads = dag.edgeCount() - chainNodes + isolated;
   return m;
 }
 

@@ -37,8 +37,9 @@ struct DagMeasures {
   double totalWork = 0;    // W1: sum of all work
   double criticalPath = 0; // W_inf: heaviest path, in work
   unsigned depth = 0;      // nodes on the longest path (D for unit tasks)
-  // S1 of Bender–Rabin: edges of the DAG once every node with in- and
-  // out-degree 1 is contracted away (the number of threads).
+  // S1 of Bender–Rabin, the number of threads: edges of the DAG once every
+  // node with in- and out-degree 1 is contracted away, plus tasks with no
+  // edge at all (each a thread of its own that G' has no edge for).
   std::size_t threads = 0;
 };
 DagMeasures measure(const Dag &dag);

@@ -51,6 +51,7 @@ RunStats runWith(Machine &m, const PolicySpec &spec, std::size_t stopAfter) {
     options.order = spec.policy == Policy::MaxUtil
                         ? CentralOptions::Order::Random
                         : CentralOptions::Order::Fifo;
+    options.keepThread = spec.policy != Policy::CentralManager;
     CentralScheduler scheduler(options);
     m.run(scheduler, stopAfter);
     stats.muggings = scheduler.muggings();

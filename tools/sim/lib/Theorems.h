@@ -19,8 +19,10 @@ double theorem2Bound(const DagMeasures &m, std::vector<double> speeds);
 // W1/pi_tot + ((p-1)/p) beta W_inf/pi_ave.
 double theorem4Bound(const DagMeasures &m, const std::vector<double> &speeds,
                      double beta);
-// Theorem 5: a high- or maximum-utilization schedule with fixed speeds
-// migrates at most 2 S1 times.
+// Theorem 5: a high- or maximum-utilization schedule of threads with fixed
+// speeds migrates at most 2 S1 times. (The Central Manager schedules tasks,
+// not threads: a processor may leave its thread for an older queued task,
+// so only Theorem 2 applies to it.)
 std::uint64_t theorem5Bound(const DagMeasures &m);
 
 // Checks one run of `policy` (maxutil, cm or highutil; others pass
