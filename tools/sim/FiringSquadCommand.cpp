@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -17,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 
+#include "CommandLine.h"
 #include "DagGenerators.h"
 #include "FiringSquad.h"
 #include "Random.h"
@@ -62,12 +61,6 @@ cl::opt<double> PeriodOpt("period",
                           cl::init(50), cl::sub(FiringSquadCmd),
                           cl::cat(Category));
 
-// main.cpp's `fail`, which another file cannot call.
-[[noreturn]] void fail(const std::string &message) {
-  std::cerr << "cilkpp-sim: error: " << message << '\n';
-  std::exit(2);
-}
-
 std::vector<unsigned> parseProcessorCounts(llvm::StringRef text) {
   std::vector<unsigned> counts;
   llvm::SmallVector<llvm::StringRef> items;
@@ -82,19 +75,6 @@ std::vector<unsigned> parseProcessorCounts(llvm::StringRef text) {
     counts.push_back(p);
   }
   return counts;
-}
-
-Slowdown parseSlowdown() {
-  if (SlowdownOpt.empty())
-    return {};
-  auto [loText, hiText] = llvm::StringRef(SlowdownOpt).split('-');
-  double lo = 0, hi = 0;
-  if (loText.trim().getAsDouble(lo) || hiText.trim().getAsDouble(hi) ||
-      !(0 < lo && lo <= hi && hi <= 100))
-    fail("--slowdown: expected LO-HI with 0 < LO <= HI <= 100");
-  if (!(PeriodOpt > 0))
-    fail("--period: must be positive");
-  return Slowdown{PeriodOpt, PeriodOpt, lo / 100, hi / 100};
 }
 
 // Lemma 19: with x y = Theta(p), the jaw time s = x is largest at
@@ -139,7 +119,7 @@ int runFiringSquadCommand() {
     fail("--jaws: must be at least 1");
   if (RunsOpt == 0)
     fail("--runs: must be at least 1");
-  const Slowdown slowdown = parseSlowdown();
+  const Slowdown slowdown = parseSlowdown(SlowdownOpt, PeriodOpt);
 
   TextTable table;
   table.title = "Firing squad: ALL vs LEVEL on maximal shark-tooth DAGs "
@@ -179,12 +159,7 @@ int runFiringSquadCommand() {
       "Omega(D sqrt(log p)) and LEVEL = O(W/p + D log* p), so ALL/LEVEL grows "
       "without bound, but slowly: constants favour ALL at moderate p");
   table.print(std::cout);
-  if (!CsvOpt.empty()) {
-    std::ofstream out(CsvOpt);
-    table.writeCsv(out);
-    if (!out)
-      fail(fmt::format("cannot write '{}'", CsvOpt.getValue()));
-  }
+  writeCsvFile(table, CsvOpt);
   return 0;
 }
 

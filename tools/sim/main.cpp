@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 
+#include "CommandLine.h"
 #include "Commands.h"
 #include "DagFile.h"
 #include "DagGenerators.h"
@@ -130,11 +131,6 @@ cl::opt<std::string> GanttOpt("gantt",
                               cl::value_desc("file"), cl::sub(RunCmd),
                               cl::cat(Category));
 
-[[noreturn]] void fail(const std::string &message) {
-  std::cerr << "cilkpp-sim: error: " << message << '\n';
-  std::exit(2);
-}
-
 double parseNumber(llvm::StringRef text, const char *option) {
   double value;
   if (text.trim().getAsDouble(value) || !(value > 0))
@@ -193,36 +189,31 @@ ExperimentOptions experimentOptions() {
   return o;
 }
 
-void writeCsv(const TextTable &table, const std::string &path) {
-  if (path.empty())
-    return;
-  std::ofstream out(path);
-  table.writeCsv(out);
-  if (!out)
-    fail(fmt::format("cannot write '{}'", path));
-}
-
 Dag generate(llvm::StringRef spec) {
   auto [kind, args] = spec.split(':');
   llvm::SmallVector<llvm::StringRef> parts;
   args.split(parts, ',', -1, false);
-  auto integer = [&](std::size_t i) {
+  // Sizes are capped so that a typo cannot ask for more memory than the
+  // machine has (fib:N has about 3 fib(N) nodes).
+  auto integer = [&](std::size_t i, unsigned lo, unsigned hi) {
     unsigned v = 0;
-    if (i >= parts.size() || parts[i].getAsInteger(10, v))
-      fail(fmt::format("--generate: '{}' needs integer arguments",
-                       spec.str()));
+    if (i >= parts.size() || parts[i].getAsInteger(10, v) || v < lo || v > hi)
+      fail(fmt::format("--generate: '{}': argument {} must be an integer in "
+                       "[{}, {}]",
+                       spec.str(), i + 1, lo, hi));
     return v;
   };
   if (kind == "fanout")
-    return parts.empty() ? fanOutFanIn() : fanOutFanIn(integer(0));
+    return parts.empty() ? fanOutFanIn() : fanOutFanIn(integer(0, 1, 1000000));
   if (kind == "graphic")
     return graphicDag();
   if (kind == "fib")
-    return fibDag(integer(0));
+    return fibDag(integer(0, 0, 27));
   if (kind == "random")
-    return randomCilkDag(integer(0));
+    return randomCilkDag(integer(0, 0, ~0u));
   if (kind == "shark")
-    return sharkToothDag(integer(0), integer(1), integer(2));
+    return sharkToothDag(integer(0, 1, 1000), integer(1, 1, 100000),
+                         integer(2, 1, 1000));
   fail(fmt::format("--generate: unknown generator '{}' (known: fanout, "
                    "graphic, fib, random, shark)",
                    kind.str()));
@@ -256,14 +247,8 @@ int runCommand() {
   } else {
     spec.intervals = intervalsForProduct(spec.speeds, ProductOpt);
   }
-  if (!SlowdownOpt.empty()) {
-    auto [lo, hi] = llvm::StringRef(SlowdownOpt).split('-');
-    double l = parseNumber(lo, "--slowdown"), h = parseNumber(hi, "--slowdown");
-    if (l > h || h > 100)
-      fail("--slowdown: expected LO-HI with 0 < LO <= HI <= 100");
-    spec.slowdown = Slowdown{PeriodOpt, PeriodOpt, l / 100, h / 100};
-  }
-  if (InitiatorOpt >= int(spec.speeds.size()))
+  spec.slowdown = parseSlowdown(SlowdownOpt, PeriodOpt);
+  if (InitiatorOpt < -1 || InitiatorOpt >= int(spec.speeds.size()))
     fail(fmt::format("--initiator: no processor {} (there are {})",
                      InitiatorOpt.getValue(), spec.speeds.size()));
 
@@ -336,7 +321,7 @@ int runCommand() {
       theorem4Bound(measures, spec.speeds, o.beta), theorem5Bound(measures),
       spec.slowdown.active() ? "; not checked: speeds change" : ""));
   table.print(std::cout);
-  writeCsv(table, CsvOpt);
+  writeCsvFile(table, CsvOpt);
   // A run that breaks a theorem is a simulator bug.
   return violations ? 1 : 0;
 }
@@ -367,8 +352,8 @@ int main(int argc, char **argv) {
   else
     table = experiment4(options, &batches);
   table.print(std::cout);
-  writeCsv(table, CsvOpt);
+  writeCsvFile(table, CsvOpt);
   if (exp4)
-    writeCsv(batches, BatchCsvOpt);
+    writeCsvFile(batches, BatchCsvOpt);
   return 0;
 }
