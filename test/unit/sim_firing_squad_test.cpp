@@ -53,6 +53,25 @@ TEST(FiringSquad, ChangingSpeedsStayBetweenSlowestAndFullSpeed) {
   }
 }
 
+// Equal constant speeds run as lockstep rounds; the event engine must agree
+// run for run. A slowdown whose first full-speed period (mean 1e12) outlasts
+// the run forces the event engine without changing any speed.
+TEST(FiringSquad, LockstepRoundsMatchTheEventEngine) {
+  const Dag dag = sharkToothDag(6, 20, 3);
+  const Slowdown never{1e12, 1e12, 0.5, 0.5};
+  for (Enabling enabling : {Enabling::All, Enabling::Level})
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+      const std::vector<double> speeds(24, 2.0);
+      FiringSquadResult rounds =
+          runFiringSquad(dag, enabling, speeds, {}, seed);
+      FiringSquadResult events =
+          runFiringSquad(dag, enabling, speeds, never, seed);
+      EXPECT_DOUBLE_EQ(rounds.makespan, events.makespan) << "seed " << seed;
+      EXPECT_EQ(rounds.executions, events.executions);
+      EXPECT_EQ(rounds.redundant, events.redundant);
+    }
+}
+
 // Replays the events of a run and checks that every start chose a ready
 // task, and for LEVEL one of the lowest ready level. Returns how many starts
 // chose a task above the lowest ready level.

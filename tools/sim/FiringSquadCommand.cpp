@@ -157,7 +157,8 @@ int runFiringSquadCommand() {
   table.notes.push_back(
       "ALL and LEVEL: average makespans. On these DAGs the paper proves ALL = "
       "Omega(D sqrt(log p)) and LEVEL = O(W/p + D log* p), so ALL/LEVEL grows "
-      "without bound, but slowly: constants favour ALL at moderate p");
+      "without bound, but slowly: it passes 1 at about p = 2^20 "
+      "(docs/simulation.md)");
   table.print(std::cout);
   writeCsvFile(table, CsvOpt);
   return 0;

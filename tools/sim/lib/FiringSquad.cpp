@@ -64,29 +64,85 @@ double unitTaskEnd(SpeedTrack &track, double start) {
   return now + work / track.current();
 }
 
-} // namespace
+// The DAG's progress: which tasks are done, which are ready, and what a
+// finished execution changes.
+class Progress {
+public:
+  Progress(const Dag &dag, Enabling enabling)
+      : dag_(dag), ready_(enabling == Enabling::Level
+                              ? levels(dag)
+                              : std::vector<unsigned>(dag.size(), 0)),
+        pending_(dag.size()), done_(dag.size(), false),
+        unfinished_(dag.size()) {
+    for (NodeId n = 0; n < dag.size(); ++n)
+      if ((pending_[n] = dag.predecessorCount(n)) == 0)
+        ready_.add(n);
+  }
 
-FiringSquadResult runFiringSquad(const Dag &dag, Enabling enabling,
-                                 const std::vector<double> &speeds,
-                                 const Slowdown &slowdown, std::uint64_t seed,
-                                 const FiringSquadObserver &observer) {
+  bool finished() const { return unfinished_ == 0; }
+  NodeId pick(Random &rng) { return ready_.pick(rng); }
+
+  // Records an execution of `task` that ended; false if it was redundant.
+  bool complete(NodeId task) {
+    if (done_[task])
+      return false;
+    done_[task] = true;
+    --unfinished_;
+    ready_.remove(task);
+    for (NodeId s : dag_.successors(task))
+      if (--pending_[s] == 0)
+        ready_.add(s);
+    return true;
+  }
+
+private:
+  const Dag &dag_;
+  ReadyPool ready_;
+  std::vector<unsigned> pending_;
+  std::vector<bool> done_;
+  std::size_t unfinished_;
+};
+
+// Equal, constant speeds: every processor starts a task at each multiple of
+// 1/speed, so the run is a sequence of lockstep rounds. Same choices, in the
+// same order, as the event-driven run below, without its timer heap and speed
+// tracks (which at millions of processors cost gigabytes).
+FiringSquadResult runRounds(Progress &progress, std::uint32_t processors,
+                            double speed, Random &choices,
+                            const FiringSquadObserver &observer) {
   FiringSquadResult result;
-  std::size_t unfinished = dag.size();
-  if (unfinished == 0 || speeds.empty())
-    return result;
+  std::vector<NodeId> running(processors);
+  for (std::uint64_t round = 0;; ++round) {
+    const double start = double(round) / speed,
+                 end = double(round + 1) / speed;
+    for (std::uint32_t proc = 0; proc < processors; ++proc) {
+      running[proc] = progress.pick(choices);
+      if (observer)
+        observer({FiringSquadEvent::Start, proc, running[proc], start});
+    }
+    for (std::uint32_t proc = 0; proc < processors; ++proc) {
+      ++result.executions;
+      if (observer)
+        observer({FiringSquadEvent::Finish, proc, running[proc], end});
+      if (!progress.complete(running[proc]))
+        ++result.redundant;
+    }
+    if (progress.finished()) {
+      result.makespan = end;
+      return result;
+    }
+  }
+}
 
-  ReadyPool ready(enabling == Enabling::Level
-                      ? levels(dag)
-                      : std::vector<unsigned>(dag.size(), 0));
-  std::vector<unsigned> pending(dag.size());
-  for (NodeId n = 0; n < dag.size(); ++n)
-    if ((pending[n] = dag.predecessorCount(n)) == 0)
-      ready.add(n);
-  std::vector<bool> done(dag.size(), false);
-
-  // Stream 0 makes the scheduler's choices; processor i's speeds come from
-  // stream i + 1, independent of them, as the oblivious adversary requires.
-  Random choices = Random::stream(seed, 0);
+// Changing or unequal speeds: processors finish at their own times.
+FiringSquadResult runEvents(Progress &progress,
+                            const std::vector<double> &speeds,
+                            const Slowdown &slowdown, std::uint64_t seed,
+                            Random &choices,
+                            const FiringSquadObserver &observer) {
+  FiringSquadResult result;
+  // Processor i's speeds come from stream i + 1, independent of the
+  // scheduler's choices, as the oblivious adversary requires.
   const auto processors = static_cast<std::uint32_t>(speeds.size());
   std::vector<SpeedTrack> tracks;
   tracks.reserve(processors);
@@ -96,26 +152,10 @@ FiringSquadResult runFiringSquad(const Dag &dag, Enabling enabling,
   std::vector<NodeId> running(processors);
   TimerHeap finishes(processors);
   auto startTask = [&](std::uint32_t proc, double now) {
-    running[proc] = ready.pick(choices);
+    running[proc] = progress.pick(choices);
     finishes.set(proc, unitTaskEnd(tracks[proc], now));
     if (observer)
       observer({FiringSquadEvent::Start, proc, running[proc], now});
-  };
-  auto finishTask = [&](std::uint32_t proc, double now) {
-    NodeId task = running[proc];
-    ++result.executions;
-    if (observer)
-      observer({FiringSquadEvent::Finish, proc, task, now});
-    if (done[task]) {
-      ++result.redundant;
-      return;
-    }
-    done[task] = true;
-    --unfinished;
-    ready.remove(task);
-    for (NodeId s : dag.successors(task))
-      if (--pending[s] == 0)
-        ready.add(s);
   };
 
   for (std::uint32_t proc = 0; proc < processors; ++proc)
@@ -127,16 +167,41 @@ FiringSquadResult runFiringSquad(const Dag &dag, Enabling enabling,
     while (finishes.firstTime() == now) {
       std::uint32_t proc = finishes.first();
       finishes.set(proc, TimerHeap::kNever);
-      finishTask(proc, now);
+      ++result.executions;
+      if (observer)
+        observer({FiringSquadEvent::Finish, proc, running[proc], now});
+      if (!progress.complete(running[proc]))
+        ++result.redundant;
       freed.push_back(proc);
     }
-    if (unfinished == 0) {
+    if (progress.finished()) {
       result.makespan = now;
       return result;
     }
     for (std::uint32_t proc : freed)
       startTask(proc, now);
   }
+}
+
+} // namespace
+
+FiringSquadResult runFiringSquad(const Dag &dag, Enabling enabling,
+                                 const std::vector<double> &speeds,
+                                 const Slowdown &slowdown, std::uint64_t seed,
+                                 const FiringSquadObserver &observer) {
+  if (dag.size() == 0 || speeds.empty())
+    return {};
+  Progress progress(dag, enabling);
+  // Stream 0 makes the scheduler's choices.
+  Random choices = Random::stream(seed, 0);
+  const bool lockstep =
+      !slowdown.active() &&
+      std::all_of(speeds.begin(), speeds.end(),
+                  [&](double s) { return s == speeds.front(); });
+  if (lockstep)
+    return runRounds(progress, static_cast<std::uint32_t>(speeds.size()),
+                     speeds.front(), choices, observer);
+  return runEvents(progress, speeds, slowdown, seed, choices, observer);
 }
 
 } // namespace cilkpp::sim
