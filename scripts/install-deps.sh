@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make python3
-  llvm-19-dev libclang-19-dev clang-19 llvm-19-tools
+  llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libclang-rt-19-dev
   libfmt-dev libgtest-dev googletest libbenchmark-dev
   gnuplot-nox
 )

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, and runs every test (googletest unit tests
 # and the lit suite) through ctest, then the runtime's ThreadSanitizer checks
-# (scripts/tsan.sh). Exits non-zero if anything fails.
+# (scripts/tsan.sh) and a minute of fuzzing the canonical decoder
+# (scripts/fuzz.sh, FUZZ_SECONDS). Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -12,3 +13,5 @@ bash scripts/build.sh
 ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error
 # The runtime again, under ThreadSanitizer (unit tests and two programs).
 bash scripts/tsan.sh
+# The canonical decoder on hostile input, under libFuzzer with ASan and UBSan.
+bash scripts/fuzz.sh

@@ -118,6 +118,7 @@ constexpr Setting kSettings[] = {
     {"CILKPP_SPEEDS", speeds,
      "a comma-separated list of speeds, each a fraction in (0, 1] or alt:MEANms:LOW-HIGH"},
     {"CILKPP_TRACE", trace_path, "a file name"},
+    {"CILKPP_CANONICAL_CHECK", flag<&Config::canonical_check>, "0 or 1"},
 };
 
 constexpr std::string_view kPrefix = "CILKPP_";

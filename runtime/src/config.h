@@ -39,6 +39,9 @@ struct Config {
   std::vector<SpeedSchedule> speeds;
   // CILKPP_TRACE: where to write the event log at exit (trace.h); empty: none.
   std::string trace_path;
+  // CILKPP_CANONICAL_CHECK: move promoted frames through the canonical format
+  // (canonical_check.h).
+  bool canonical_check = false;
 };
 
 struct ConfigResult {

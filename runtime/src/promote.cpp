@@ -4,6 +4,7 @@
 // Frame::promoted.
 #include <cstring>
 
+#include "canonical_check.h"
 #include "cilkpp/rt/frame.h"
 
 namespace cilkpp::rt {
@@ -22,8 +23,9 @@ Frame *promote(Frame *stack_frame, void *memory, std::int32_t counts) noexcept {
   const FrameInfo *heap_info = stack_frame->info->promote_to;
   auto *copy = static_cast<Frame *>(memory);
   // The procedure's state after the header: trivially copyable fields.
-  std::memcpy(static_cast<char *>(memory) + sizeof(Frame),
-              reinterpret_cast<const char *>(stack_frame) + sizeof(Frame), heap_info->size - sizeof(Frame));
+  if (!canonical_check::enabled() || !canonical_check::move(*stack_frame, memory))
+    std::memcpy(static_cast<char *>(memory) + sizeof(Frame),
+                reinterpret_cast<const char *>(stack_frame) + sizeof(Frame), heap_info->size - sizeof(Frame));
   copy->info = heap_info;
   copy->entry = stack_frame->entry;
   copy->next_ready = nullptr;

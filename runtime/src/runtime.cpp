@@ -2,6 +2,8 @@
 // worker threads, shutdown at exit.
 #include "runtime.h"
 
+#include "canonical_check.h"
+
 #include "cilkpp/rt/abi.h"
 
 #include <cerrno>
@@ -38,7 +40,10 @@ Runtime &Runtime::instance() {
   return *runtime;
 }
 
-Runtime::Runtime(const Config &config) : config_(config) { start(config_.nworkers); }
+Runtime::Runtime(const Config &config) : config_(config) {
+  if (config_.canonical_check) canonical_check::enable();
+  start(config_.nworkers);
+}
 
 void Runtime::start(unsigned nworkers) {
   nworkers_ = nworkers;
@@ -136,6 +141,9 @@ void Runtime::shutdown() noexcept {
     const std::string report = format_stats(collect(), cpus_, spawns_counted());
     std::fputs(report.c_str(), stderr);
   }
+  if (canonical_check::enabled())
+    std::fprintf(stderr, "cilkpp: canonical check: %llu frames moved through the canonical format\n",
+                 static_cast<unsigned long long>(canonical_check::moved()));
 }
 
 void Runtime::write_trace() const {

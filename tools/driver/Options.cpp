@@ -89,6 +89,11 @@ cl::opt<bool> EmitCppOpt(
 cl::alias EmitCppAlias("E", cl::aliasopt(EmitCppOpt),
                        cl::desc("Alias for --emit-cpp"), cl::NotHidden,
                        cl::cat(Category));
+cl::opt<bool> DumpSignaturesOpt(
+    "dump-signatures",
+    cl::desc("Print the signature tables and function-table entries of one "
+             ".cilkpp input (to -o if given)"),
+    cl::cat(Category));
 cl::opt<bool> SerialOpt(
     "serial",
     cl::desc("Build the serial elision: spawn and sync are dropped, no "
@@ -262,6 +267,7 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.Output = OutputOpt;
   O.CompileOnly = CompileOnlyOpt;
   O.EmitCpp = EmitCppOpt;
+  O.DumpSignatures = DumpSignaturesOpt;
   O.Serial = SerialOpt;
   O.CountSpawns = CountSpawnsOpt;
   O.PollPoints = !NoPollPointsOpt;

@@ -22,6 +22,7 @@ struct Options {
   std::string Output;      // -o; empty: the default name
   bool CompileOnly = false;  // -c
   bool EmitCpp = false;      // -E / --emit-cpp
+  bool DumpSignatures = false;  // --dump-signatures
   bool Serial = false;       // --serial / -fcilkpp-serial
   bool CountSpawns = false;  // -fcilkpp-count-spawns
   bool PollPoints = true;    // -fno-cilkpp-poll-points turns them off

@@ -66,9 +66,14 @@ int Driver::run() {
   }
   if (!checkInputs(Inputs)) return 1;
 
-  if (O.EmitCpp) {
+  if (O.EmitCpp || O.DumpSignatures) {
     if (Inputs.size() != 1 || classifyInput(Inputs[0]) != InputKind::Cilkpp) {
-      error("-E/--emit-cpp needs exactly one .cilkpp input");
+      error(std::string(O.DumpSignatures ? "--dump-signatures" : "-E/--emit-cpp") +
+            " needs exactly one .cilkpp input");
+      return 1;
+    }
+    if (O.DumpSignatures && O.Serial) {
+      error("--dump-signatures describes parallel frames; the serial elision (--serial) has none");
       return 1;
     }
     return emitCpp(Inputs[0]);
@@ -93,6 +98,7 @@ bool Driver::translateTo(const std::string &Input, const std::string &OutPath) {
   TO.Serial = O.Serial;
   TO.CountSpawns = O.CountSpawns;
   TO.PollPoints = O.PollPoints;
+  TO.DumpSignatures = O.DumpSignatures;
   if (O.Verbose) {
     // Translation runs in-process; print the driver command that redoes it.
     std::vector<std::string> Equivalent = {Self, "-E", "-std=" + O.Std};

@@ -833,16 +833,13 @@ class CloneBuilder {
     llvm_unreachable("continuation point not found");
   }
 
+  // Class-type fields say whether they are alive: unwinding destroys those,
+  // and a frame sent elsewhere carries only those (signature.h).
   std::string destroy(const VarDecl *V) {
-    if (Frame.MayThrow)
-      return fmt::format(" __frame->{} = false; ::cilkpp::rt::destroy_field({});", liveFlagName(*Frame.field(V)),
-                         fieldOf(V));
-    return fmt::format(" ::cilkpp::rt::destroy_field({});", fieldOf(V));
+    return fmt::format(" __frame->{} = false; ::cilkpp::rt::destroy_field({});", liveFlagName(*Frame.field(V)),
+                       fieldOf(V));
   }
-  // After a class-type field is constructed: unwinding must destroy it.
-  std::string markLive(const VarDecl *V) {
-    return Frame.MayThrow ? fmt::format(", __frame->{} = true", liveFlagName(*Frame.field(V))) : std::string();
-  }
+  std::string markLive(const VarDecl *V) { return fmt::format(", __frame->{} = true", liveFlagName(*Frame.field(V))); }
 
   bool encloses(const Stmt *Outer, SourceLocation Loc) const {
     CharSourceRange R = fileRange(SM, Outer->getSourceRange());

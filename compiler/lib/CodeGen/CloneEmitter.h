@@ -23,6 +23,8 @@ namespace cilkpp {
 enum class CloneKind { Fast, Resume };
 
 // What every procedure of a translation unit is emitted with.
+class SignatureTables;
+
 struct EmitSettings {
   // As the user named the .cilkpp file: #line directives and messages the
   // generated code prints.
@@ -32,6 +34,9 @@ struct EmitSettings {
   // Procedures poll at their entry and loop back-edges
   // (TranslateOptions::PollPoints, Analysis/PollPoints.h).
   bool PollPoints = true;
+  // Collects the signature tables of the file's frames (for
+  // --dump-signatures); every emitted frame gets its tables.
+  SignatureTables *Signatures = nullptr;
 };
 
 // Whether a spawned callee is a cilk procedure whose fast clone is declared

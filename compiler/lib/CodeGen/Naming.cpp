@@ -354,4 +354,11 @@ std::string storagePrefix(const FunctionDecl *FD) {
   return Out;
 }
 
+std::string declareThis(ASTContext &Ctx, const FunctionDecl *FD) {
+  const auto *MD = cast<CXXMethodDecl>(FD);
+  if (MD->getParent()->isDependentContext())
+    return fmt::format("{}{} *__this", MD->isConst() ? "const " : "", classInScope(Ctx, MD->getParent()));
+  return declareQualified(Ctx, MD->getThisType(), "__this");
+}
+
 }  // namespace cilkpp

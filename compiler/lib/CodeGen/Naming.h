@@ -80,6 +80,10 @@ std::string templateParameterAliases(const clang::FunctionDecl *FD);
 
 // `T Name` with T fully qualified, valid at namespace scope.
 std::string declareQualified(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);
+
+// `const C *__this` for a const member of C: how a member procedure's frame
+// and clones declare the object they run on.
+std::string declareThis(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 // `T Name` with T as the user wrote it, valid where the variable was declared.
 std::string declareAsWritten(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);
 std::string typeQualified(clang::ASTContext &Ctx, clang::QualType T);
@@ -97,8 +101,8 @@ std::string storagePrefix(const clang::FunctionDecl *FD);
 std::string redeclarationName(const clang::FunctionDecl *FD);
 
 // Procedures without spawns leave them unused; -Wextra must stay quiet.
-// The frame member that says whether a class-type field is alive (kept by
-// procedures that may throw).
+// The frame member that says whether a class-type field is alive: unwinding
+// destroys exactly those, and the signature table tells the runtime.
 std::string liveFlagName(const FrameField &F);
 
 // A converted spawn result's field in the frame, and its flag: the result

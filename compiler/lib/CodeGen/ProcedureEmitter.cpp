@@ -1,6 +1,8 @@
 #include "CodeGen/ProcedureEmitter.h"
 
 #include "Analysis/ExceptionAnalysis.h"
+#include "CodeGen/FrameMembers.h"
+#include "CodeGen/SignatureTables.h"
 #include "CodeGen/SourceText.h"
 #include "Support/Instantiations.h"
 
@@ -16,40 +18,21 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
-QualType fieldType(ASTContext &Ctx, QualType T) {
-  if (T->isArrayType()) {
-    Qualifiers Dropped;
-    return Ctx.getUnqualifiedArrayType(T, Dropped);
-  }
-  return T.getUnqualifiedType();
-}
-
-// What a procedure that may throw keeps in its frame: its position among its
-// parent's children, how many children it spawned, and which class-type
-// fields are alive, so that unwinding destroys exactly those, latest first.
-std::string exceptionState(const FrameDescription &Frame) {
-  std::string Out = "  unsigned __cilkpp_seq;\n  unsigned __cilkpp_spawns = 0;\n";
+// Destroys, latest first, the class-type fields that are alive, for a
+// procedure that may throw: unwinding must destroy exactly those.
+std::string destroyLive(const FrameDescription &Frame) {
   std::vector<const FrameField *> Managed;
   for (const FrameField &F : Frame.Fields)
     if (F.ManagedLifetime) Managed.push_back(&F);
-  if (Managed.empty()) return Out;
-  for (const FrameField *F : Managed) Out += fmt::format("  bool {} = false;\n", liveFlagName(*F));
+  if (Managed.empty()) return "";
   llvm::sort(Managed, [&](const FrameField *A, const FrameField *B) {
     return A->Var->getLocation() < B->Var->getLocation();
   });
-  Out += "  void __cilkpp_destroy_live() noexcept {";
+  std::string Out = "  void __cilkpp_destroy_live() noexcept {";
   for (auto It = Managed.rbegin(); It != Managed.rend(); ++It)
     Out += fmt::format(" if ({0}) {{ {0} = false; ::cilkpp::rt::destroy_field({1}); }}", liveFlagName(**It),
                        (*It)->Name);
   return Out + " }\n";
-}
-
-// `const C *__this` for a const member of C.
-std::string declareThis(ASTContext &Ctx, const FunctionDecl *FD) {
-  const auto *MD = cast<CXXMethodDecl>(FD);
-  if (MD->getParent()->isDependentContext())
-    return fmt::format("{}{} *__this", MD->isConst() ? "const " : "", classInScope(Ctx, MD->getParent()));
-  return declareQualified(Ctx, MD->getThisType(), "__this");
 }
 
 // A member of an instantiated class template, or an instantiation of a
@@ -63,31 +46,18 @@ std::string explicitSpecialization(const FunctionDecl *FD) {
 
 // A member's frame is a member class, so it may name the class's private
 // types; a free procedure's is local to the file.
-std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names) {
+std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
+                              SignatureTables &Signatures) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const bool Member = isa<CXXMethodDecl>(FD);
+  const std::vector<FrameMember> Members = frameMembers(Ctx, Frame);
   std::string Out = Member ? "" : "namespace {\n";
   Out += fmt::format("{}struct {}{} final : ::cilkpp::rt::Frame {{\n", explicitSpecialization(FD), Names.Scope,
                      Names.Frame);
-  if (thisClass(FD)) Out += fmt::format("  {};\n", declareThis(Ctx, FD));
-  bool Managed = false;
-  for (const FrameField &F : Frame.Fields) {
-    QualType T = F.IsReference ? Ctx.getPointerType(F.Var->getType().getNonReferenceType())
-                               : fieldType(Ctx, F.Var->getType());
-    std::string Field = declareQualified(Ctx, T, F.Name) + ";";
-    // In an anonymous union the frame neither constructs nor destroys it;
-    // the clones do, where the variable's scope begins and ends.
-    Out += F.ManagedLifetime ? fmt::format("  union {{ {} }};\n", Field) : fmt::format("  {}\n", Field);
-    Managed |= F.ManagedLifetime;
-  }
-  for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
-    Out += fmt::format("  {}{{}};\n  bool {} = false;\n", declareQualified(Ctx, C.Type, convertedResultName(C.Spawn)),
-                       convertPendingName(C.Spawn));
-    if (!C.TargetPointer.isNull())
-      Out += fmt::format("  {} = nullptr;\n", declareQualified(Ctx, C.TargetPointer, convertedTargetName(C.Spawn)));
-  }
-  if (Frame.MayThrow) Out += exceptionState(Frame);
-  if (Managed) Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
+  for (const FrameMember &M : Members) Out += fmt::format("  {}\n", M.Declaration);
+  if (Frame.MayThrow) Out += destroyLive(Frame);
+  if (llvm::any_of(Frame.Fields, [](const FrameField &F) { return F.ManagedLifetime; }))
+    Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
   Out += "};\n";
   // The resume clone is declared before the frame infos take its address
   // (for a class template's member, before that instantiates it).
@@ -98,11 +68,14 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   if (Member) Out += "namespace {\n";
   const std::string Name = FD->getQualifiedNameAsString();
   const std::string Resume = Names.Scope + Names.Resume, FrameType = Names.Scope + Names.Frame;
-  Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), nullptr}};\n", Names.Info, Name,
-                     Resume, FrameType);
+  const std::string Signature = SignatureTables::signatureName(Names);
+  Out += Signatures.declaration(Names);
+  Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), nullptr, &{}}};\n", Names.Info, Name,
+                     Resume, FrameType, Signature);
   if (!Frame.EagerFrame)
-    Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), &{}}};\n", Names.StackInfo, Name,
-                       Resume, FrameType, Names.Info);
+    Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), &{}, &{}}};\n", Names.StackInfo,
+                       Name, Resume, FrameType, Names.Info, Signature);
+  Out += Signatures.definitions(Frame, Members, Names);
   return Out + "}  // namespace\n";
 }
 
@@ -221,7 +194,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   std::string Before = BeginColumn > 1 || AfterClass ? "\n" : "";
   Before += lineDirective(BeginLine, FileName);
   if (!PrototypeBefore && !Member) Before += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
-  Before += frameDeclarations(Ctx, Frame, Names);
+  Before += frameDeclarations(Ctx, Frame, Names, *Settings.Signatures);
   std::string Reposition = lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
   // Spawns call the fast clone, so an internal procedure that is only ever
   // spawned leaves its public entry unused.
@@ -286,7 +259,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
             ? std::optional<std::string>("{ __builtin_unreachable(); }")
             : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, Settings);
     if (!FastBody || !ResumeBody) return false;
-    AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName), frameDeclarations(Ctx, *I.Frame, I.Names));
+    AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName), frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures));
     const std::string Fast = fastSignature(
         Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD)),
         /*WithDefaults=*/false);

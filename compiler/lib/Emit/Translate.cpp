@@ -12,6 +12,7 @@
 #include "CodeGen/LocalTypeHoisting.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
+#include "CodeGen/SignatureTables.h"
 #include "CodeGen/StatementLowering.h"
 #include "CodeGen/SourceText.h"
 #include "Dialect/Keywords.h"
@@ -233,7 +234,14 @@ class TranslationConsumer : public ASTConsumer {
     if (Options.Serial) {
       elideKeywords(Main, Uses, Pragmas);
     } else {
-      if (!translateProcedures(Ctx, Main, Uses, Pragmas, {Options.InputPath, Options.CountSpawns, Options.PollPoints})) return;
+      SignatureTables Signatures(Ctx, Options.InputPath);
+      if (!translateProcedures(Ctx, Main, Uses, Pragmas,
+                               {Options.InputPath, Options.CountSpawns, Options.PollPoints, &Signatures}))
+        return;
+      if (Options.DumpSignatures) {
+        Result.Output = Signatures.dump();
+        return;
+      }
       Header = "#include <cilkpp/runtime.h>\n";
       // Makes the statistics show the spawns column (abi.h).
       if (Options.CountSpawns)

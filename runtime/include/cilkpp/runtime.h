@@ -5,3 +5,4 @@
 #include "cilkpp/rt/exposure.h"
 #include "cilkpp/rt/parallel_for.h"
 #include "cilkpp/rt/poll.h"
+#include "cilkpp/rt/signature.h"

@@ -19,6 +19,9 @@ struct TranslateOptions {
   // Poll at each procedure's entry and loop back-edges, where a faster
   // worker may take the running frame over (poll.h).
   bool PollPoints = true;
+  // Instead of C++, return the signature tables of the file's frames and the
+  // function-table entries of its procedures, readable (docs/signatures.md).
+  bool DumpSignatures = false;
 };
 
 // Translates one file. Diagnostics are printed to stderr in clang's format

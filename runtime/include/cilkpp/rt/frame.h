@@ -33,6 +33,8 @@ enum class Visibility : std::int32_t {
 using ResumeFn = void (*)(Worker *, Frame *) noexcept;
 
 // Static description of one frame type, emitted once per cilk procedure.
+struct FrameSignature;
+
 struct FrameInfo {
   const char *name;    // the procedure, for diagnostics
   ResumeFn resume;     // nullptr marks the frame a root call waits on
@@ -41,6 +43,9 @@ struct FrameInfo {
   // steals one copies it to the heap (promotes it), gives the copy this
   // info and resumes the copy. nullptr for frames already on the heap.
   const FrameInfo *promote_to;
+  // The procedure's signature table and function-table entry (signature.h);
+  // nullptr for the runtime's own frames, which never leave their process.
+  const FrameSignature *signature = nullptr;
 };
 
 struct Frame {

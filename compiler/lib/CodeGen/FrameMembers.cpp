@@ -1,0 +1,73 @@
+#include "CodeGen/FrameMembers.h"
+
+#include "CodeGen/Naming.h"
+
+#include "clang/AST/DeclCXX.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// Arrays keep their element type's qualifiers out of the frame: the clones
+// assign the elements.
+QualType storedType(ASTContext &Ctx, QualType T) {
+  if (T->isArrayType()) {
+    Qualifiers Dropped;
+    return Ctx.getUnqualifiedArrayType(T, Dropped);
+  }
+  return T.getUnqualifiedType();
+}
+
+FrameMember bookkeeping(ASTContext &Ctx, QualType T, std::string Name, const char *Initializer) {
+  FrameMember M;
+  M.Declaration = declareQualified(Ctx, T, Name) + Initializer + ";";
+  M.Name = std::move(Name);
+  M.Type = T;
+  return M;
+}
+
+}  // namespace
+
+std::vector<FrameMember> frameMembers(ASTContext &Ctx, const FrameDescription &Frame) {
+  const FunctionDecl *FD = Frame.Procedure->Definition;
+  std::vector<FrameMember> Members;
+  if (thisClass(FD)) {
+    FrameMember This;
+    This.Name = "__this";
+    This.Declaration = declareThis(Ctx, FD) + ";";
+    This.NotPortable = "the object a member procedure runs on (this)";
+    Members.push_back(std::move(This));
+  }
+  for (const FrameField &F : Frame.Fields) {
+    FrameMember M;
+    M.Name = F.Name;
+    M.Field = &F;
+    M.Type = F.IsReference ? Ctx.getPointerType(F.Var->getType().getNonReferenceType())
+                           : storedType(Ctx, F.Var->getType());
+    const std::string Declaration = declareQualified(Ctx, M.Type, F.Name) + ";";
+    // In an anonymous union the frame neither constructs nor destroys it;
+    // the clones do, where the variable's scope begins and ends.
+    M.Declaration = F.ManagedLifetime ? fmt::format("union {{ {} }};", Declaration) : Declaration;
+    if (F.ManagedLifetime) M.AliveFlag = liveFlagName(F);
+    if (F.IsReference) M.NotPortable = "a reference";
+    Members.push_back(std::move(M));
+  }
+  for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
+    Members.push_back(bookkeeping(Ctx, C.Type, convertedResultName(C.Spawn), "{}"));
+    Members.push_back(bookkeeping(Ctx, Ctx.BoolTy, convertPendingName(C.Spawn), " = false"));
+    if (!C.TargetPointer.isNull())
+      Members.push_back(bookkeeping(Ctx, C.TargetPointer, convertedTargetName(C.Spawn), " = nullptr"));
+  }
+  if (Frame.MayThrow) {
+    Members.push_back(bookkeeping(Ctx, Ctx.UnsignedIntTy, "__cilkpp_seq", ""));
+    Members.push_back(bookkeeping(Ctx, Ctx.UnsignedIntTy, "__cilkpp_spawns", " = 0"));
+  }
+  for (const FrameField &F : Frame.Fields)
+    if (F.ManagedLifetime) Members.push_back(bookkeeping(Ctx, Ctx.BoolTy, liveFlagName(F), " = false"));
+  return Members;
+}
+
+}  // namespace cilkpp

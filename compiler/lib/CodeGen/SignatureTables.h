@@ -1,0 +1,49 @@
+// Signature tables (runtime/include/cilkpp/rt/signature.h, Lu 1995 §3): for
+// every frame, the canonical type, offset, size and count of each member and,
+// recursively, of the user types it holds; and the procedure's entry in the
+// program-wide function table, keyed by a stable index.
+#pragma once
+
+#include "Analysis/FrameDescription.h"
+#include "CodeGen/FrameMembers.h"
+#include "CodeGen/Naming.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cilkpp {
+
+// The stable function-table index of a procedure: FNV-1a 64 of its mangled
+// name (of the name and the file's name for internal linkage, which other
+// files may reuse).
+std::uint64_t functionIndex(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, llvm::StringRef FileName);
+
+class SignatureTables {
+ public:
+  SignatureTables(clang::ASTContext &Ctx, llvm::StringRef FileName) : Ctx(Ctx), FileName(FileName) {}
+
+  // The name of the procedure's FrameSignature, which its FrameInfos point at.
+  static std::string signatureName(const ProcedureNames &Names) { return Names.Info + "_signature"; }
+
+  // `extern` declaration of the FrameSignature, for before the FrameInfos.
+  std::string declaration(const ProcedureNames &Names) const;
+
+  // Definitions of the frame's tables and its function-table registration,
+  // for an unnamed namespace after the FrameInfos. Also recorded for dump().
+  std::string definitions(const FrameDescription &Frame, const std::vector<FrameMember> &Members,
+                          const ProcedureNames &Names);
+
+  // Everything definitions() emitted, readable (cilkpp --dump-signatures).
+  std::string dump() const { return Dump; }
+
+ private:
+  clang::ASTContext &Ctx;
+  std::string FileName;
+  std::string Dump;
+};
+
+}  // namespace cilkpp
