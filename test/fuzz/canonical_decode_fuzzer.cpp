@@ -31,14 +31,6 @@ using K = CanonicalKind;
 constexpr std::uint32_t kAlways = ~0u;
 
 template <class T>
-void construct(void *p) noexcept {
-  ::new (p) T();
-}
-template <class T>
-void destroy(void *p) noexcept {
-  static_cast<T *>(p)->~T();
-}
-template <class T>
 constexpr ValueType scalar(K kind) {
   return {kind, sizeof(T)};
 }
@@ -97,8 +89,8 @@ const FieldSignature kPersonFields[] = {
     {"scores", kIntVector, offsetof(Person, scores), 1},
     {"home", kPointType, offsetof(Person, home), 1},
 };
-const RecordSignature kPerson{"Person", sizeof(Person), 3, kPersonFields, 0x2002, &construct<Person>,
-                              &destroy<Person>};
+const RecordSignature kPerson{"Person", sizeof(Person), 3, kPersonFields, 0x2002, &construct_object<Person>,
+                              &destroy_object<Person>};
 const ValueType kPersonType{K::record, sizeof(Person), nullptr, &kPerson};
 const RecordSignature kEmpty{"Empty", sizeof(Empty), 0, nullptr, 0x2003};
 const ValueType kEmptyType{K::record, sizeof(Empty), nullptr, &kEmpty};

@@ -42,14 +42,6 @@ constexpr RecordSignature record(const char *name, std::uint32_t size, const Fie
   return {name, size, N, fields, 0, construct, destroy};
 }
 
-template <class T>
-void construct(void *p) noexcept {
-  ::new (p) T();
-}
-template <class T>
-void destroy(void *p) noexcept {
-  static_cast<T *>(p)->~T();
-}
 
 // Raw storage that decoding constructs into.
 template <class T>
@@ -370,7 +362,7 @@ const FieldSignature kTextsFields[] = {
     {"long_text", kString, offsetof(Texts, long_text), 1},
     {"after", scalar<std::int32_t>(K::int32), offsetof(Texts, after), 1},
 };
-const RecordSignature kTexts = record("Texts", sizeof(Texts), kTextsFields, &construct<Texts>, &destroy<Texts>);
+const RecordSignature kTexts = record("Texts", sizeof(Texts), kTextsFields, &construct_object<Texts>, &destroy_object<Texts>);
 
 TEST(CanonicalStrings, EmptyEmbeddedNulAndLongStringsRoundTrip) {
   const Texts value{"", std::string("a\0b\0", 4), std::string(1000, 'x'), 42};
@@ -403,7 +395,7 @@ const FieldSignature kNamedFields[] = {
     {"name", kString, offsetof(Named, name), 1},
     {"id", scalar<std::int32_t>(K::int32), offsetof(Named, id), 1},
 };
-const RecordSignature kNamed = record("Named", sizeof(Named), kNamedFields, &construct<Named>, &destroy<Named>);
+const RecordSignature kNamed = record("Named", sizeof(Named), kNamedFields, &construct_object<Named>, &destroy_object<Named>);
 const ValueType kNamedType{K::record, sizeof(Named), nullptr, &kNamed};
 
 const ValueType kInt32 = scalar<std::int32_t>(K::int32);
@@ -434,7 +426,7 @@ const FieldSignature kCollectionsFields[] = {
     {"none", kDoubleVector, offsetof(Collections, none), 1},
 };
 const RecordSignature kCollections =
-    record("Collections", sizeof(Collections), kCollectionsFields, &construct<Collections>, &destroy<Collections>);
+    record("Collections", sizeof(Collections), kCollectionsFields, &construct_object<Collections>, &destroy_object<Collections>);
 
 Collections sample_collections() {
   return {{1, -2, lim<std::int32_t>::max()},
@@ -515,7 +507,7 @@ struct Tags {
   std::vector<Empty> tags;
 };
 const FieldSignature kTagsFields[] = {{"tags", kEmptyVector, offsetof(Tags, tags), 1}};
-const RecordSignature kTags = record("Tags", sizeof(Tags), kTagsFields, &construct<Tags>, &destroy<Tags>);
+const RecordSignature kTags = record("Tags", sizeof(Tags), kTagsFields, &construct_object<Tags>, &destroy_object<Tags>);
 
 TEST(CanonicalVectors, ElementsWithoutCanonicalBytesAreBoundedByTheBlobSize) {
   Tags value{std::vector<Empty>(8)};
@@ -651,7 +643,7 @@ const FieldSignature kNodeFields[] = {
     {"value", kInt32, offsetof(Node, value), 1},
     {"children", kChildren, offsetof(Node, children), 1},
 };
-const RecordSignature kNode = record("Node", sizeof(Node), kNodeFields, &construct<Node>, &destroy<Node>);
+const RecordSignature kNode = record("Node", sizeof(Node), kNodeFields, &construct_object<Node>, &destroy_object<Node>);
 
 Node chain(int depth) {
   Node root;

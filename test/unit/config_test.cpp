@@ -100,6 +100,14 @@ TEST(Config, TraceFile) {
   EXPECT_EQ(parse({"CILKPP_TRACE="}).error, "cilkpp: error: CILKPP_TRACE='' is not a file name");
 }
 
+TEST(Config, CanonicalCheckIsAFlag) {
+  EXPECT_FALSE(parse({}).config.canonical_check);
+  EXPECT_TRUE(parse({"CILKPP_CANONICAL_CHECK=1"}).config.canonical_check);
+  EXPECT_FALSE(parse({"CILKPP_CANONICAL_CHECK=0"}).config.canonical_check);
+  EXPECT_EQ(parse({"CILKPP_CANONICAL_CHECK=yes"}).error,
+            "cilkpp: error: CILKPP_CANONICAL_CHECK='yes' is not 0 or 1");
+}
+
 TEST(Config, MoreSpeedsThanWorkersIsAnError) {
   EXPECT_EQ(parse({"CILKPP_NWORKERS=2", "CILKPP_SPEEDS=1,1,0.5"}).error,
             "cilkpp: error: CILKPP_SPEEDS gives 3 speeds for 2 workers");

@@ -150,9 +150,7 @@ class FrameTableWriter {
     const std::uint64_t Hash = fieldTable(Name + "_fields", Rows, "record");
     std::string Lifetime;
     if (needsConstruction(T))
-      Lifetime = fmt::format(", [](void *p) noexcept {{ ::new (p) {0}(); }}, "
-                             "[](void *p) noexcept {{ using type = {0}; static_cast<type *>(p)->~type(); }}",
-                             Type);
+      Lifetime = fmt::format(", &::cilkpp::rt::construct_object<{0}>, &::cilkpp::rt::destroy_object<{0}>", Type);
     Definitions += fmt::format("const ::cilkpp::rt::RecordSignature {}{{{}, sizeof({}), {}u, {}, {:#018x}ull{}}};\n",
                                Name, cStringLiteral(typeName(Ctx, T.Native)), Type, Rows.size(),
                                Rows.empty() ? "nullptr" : Name + "_fields", Hash, Lifetime);

@@ -110,6 +110,16 @@ struct RecordSignature {
   void (*destroy)(void *) noexcept = nullptr;
 };
 
+// RecordSignature::construct and destroy for a record type T.
+template <class T>
+void construct_object(void *p) noexcept {
+  ::new (p) T();
+}
+template <class T>
+void destroy_object(void *p) noexcept {
+  static_cast<T *>(p)->~T();
+}
+
 // One entry of the program-wide function table: a cilk procedure, the code
 // that resumes it and the layout of its frame.
 struct FrameSignature {
