@@ -96,7 +96,7 @@ class FrameTableWriter {
     }
   }
 
-  // The rows of the field table named Name, its definition, and its hash.
+  // Defines the field table Name from Rows; returns its canonical hash.
   std::uint64_t fieldTable(const std::string &Name, const std::vector<MemberRow> &Rows, const char *What) {
     std::string Canonical = What;
     Canonical += "{";
@@ -115,6 +115,23 @@ class FrameTableWriter {
   }
 
   std::string sizeOf(QualType T) { return fmt::format("sizeof({})", typeQualified(Ctx, T)); }
+
+  std::string dumpRow(const MemberRow &R) const {
+    std::string Type = R.Type.Kind == CanonicalKind::NotPortable ? "not portable: " + R.Type.NotPortable
+                                                                   : describe(R.Type);
+    if (!R.AliveFlag.empty()) Type += fmt::format(" (alive when {})", R.AliveFlag);
+    return fmt::format("  {:>6} {:>6} {:>5}  {:<24} {}\n", R.DumpOffset, R.DumpSize, R.Type.Count, R.Name, Type);
+  }
+
+  std::string describe(const CanonicalType &T) const {
+    switch (T.Kind) {
+      case CanonicalKind::Enumeration:
+        return fmt::format("enumeration {} of {}", typeName(Ctx, T.Native), canonicalKindName(T.Element->Kind));
+      case CanonicalKind::Record: return fmt::format("record {}", typeName(Ctx, T.Native));
+      case CanonicalKind::Vector: return fmt::format("vector of {}", describe(*T.Element));
+      default: return canonicalKindName(T.Kind);
+    }
+  }
 
  private:
   struct RecordEntry {
@@ -160,25 +177,6 @@ class FrameTableWriter {
     return Records.insert({T.Record, {Name, Hash}}).first->second;
   }
 
- public:
-  std::string dumpRow(const MemberRow &R) const {
-    std::string Type = R.Type.Kind == CanonicalKind::NotPortable ? "not portable: " + R.Type.NotPortable
-                                                                   : describe(R.Type);
-    if (!R.AliveFlag.empty()) Type += fmt::format(" (alive when {})", R.AliveFlag);
-    return fmt::format("  {:>6} {:>6} {:>5}  {:<24} {}\n", R.DumpOffset, R.DumpSize, R.Type.Count, R.Name, Type);
-  }
-
-  std::string describe(const CanonicalType &T) const {
-    switch (T.Kind) {
-      case CanonicalKind::Enumeration:
-        return fmt::format("enumeration {} of {}", typeName(Ctx, T.Native), canonicalKindName(T.Element->Kind));
-      case CanonicalKind::Record: return fmt::format("record {}", typeName(Ctx, T.Native));
-      case CanonicalKind::Vector: return fmt::format("vector of {}", describe(*T.Element));
-      default: return canonicalKindName(T.Kind);
-    }
-  }
-
- private:
   ASTContext &Ctx;
   std::string Prefix;
   unsigned Counter = 0;
@@ -217,9 +215,9 @@ std::string SignatureTables::definitions(const FrameDescription &Frame, const st
   FrameTableWriter Writer(Ctx, Names.Info);
 
   std::vector<MemberRow> Rows;
-  llvm::StringMap<std::string> FlagOffsets;
+  llvm::StringMap<std::string> MemberOffsets;
   for (const FrameMember &M : Members)
-    FlagOffsets[M.Name] = fmt::format("__builtin_offsetof({}, {})", FrameType, M.Name);
+    MemberOffsets[M.Name] = fmt::format("__builtin_offsetof({}, {})", FrameType, M.Name);
   std::uint64_t Offset = frameHeaderSize(Ctx);
   std::string NotPortable;
   for (const FrameMember &M : Members) {
@@ -234,10 +232,10 @@ std::string SignatureTables::definitions(const FrameDescription &Frame, const st
     }
     std::tie(Row.Initializer, Row.Canonical) =
         Writer.valueType(Row.Type, fmt::format("sizeof({}::{}) / {}", FrameType, M.Name, Row.Type.Count));
-    Row.Offset = FlagOffsets[M.Name];
+    Row.Offset = MemberOffsets[M.Name];
     if (!M.AliveFlag.empty()) {
       Row.AliveFlag = M.AliveFlag;
-      Row.AliveFlagOffset = FlagOffsets[M.AliveFlag];
+      Row.AliveFlagOffset = MemberOffsets[M.AliveFlag];
     }
     Row.DumpSize = Ctx.getTypeSizeInChars(Stored).getQuantity();
     Row.DumpOffset = Offset = alignTo(Offset, Ctx.getTypeAlignInChars(Stored).getQuantity());
