@@ -2,7 +2,9 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <fmt/format.h>
 
@@ -167,6 +169,85 @@ CanonicalType classify(ASTContext &Ctx, QualType T, Visiting &Open) {
   return notPortable(T, fmt::format("'{}' has no canonical form", T.getAsString(Ctx.getPrintingPolicy())));
 }
 
+// The member function cilkpp_fields(...) declares (fields.h), in the class or,
+// for a class template's specialization, in the template it came from (whose
+// body is the only one that exists: nothing calls the function).
+const CXXMethodDecl *fieldListMethod(const CXXRecordDecl *Class) {
+  for (const CXXMethodDecl *M : Class->methods())
+    if (M->getIdentifier() && M->getName() == "cilkpp_field_list_") return M;
+  return nullptr;
+}
+
+// The specialization's field that Listed (a field of the template) became.
+const FieldDecl *instantiatedField(const CXXRecordDecl *Class, const CXXRecordDecl *Pattern, const FieldDecl *Listed) {
+  if (Listed->getParent() != Pattern) return Listed;  // a member of a base that is not a template
+  for (const FieldDecl *F : Class->fields())
+    if (F->getName() == Listed->getName()) return F;
+  return nullptr;
+}
+
+RecordFields declaredFields(const CXXRecordDecl *Class, const CXXMethodDecl *Method) {
+  RecordFields Result;
+  Result.Declared = true;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Method->getBody());
+  const auto *Call = Body && Body->size() == 1 ? dyn_cast<CallExpr>(Body->body_front()) : nullptr;
+  if (!Call) {
+    Result.NotPortable = "its cilkpp_field_list_ is not the one cilkpp_fields(...) declares";
+    return Result;
+  }
+  const CXXRecordDecl *Pattern = cast<CXXRecordDecl>(Method->getParent());
+  llvm::SmallPtrSet<const FieldDecl *, 8> Seen;
+  for (const Expr *Arg : Call->arguments()) {
+    const Expr *Named = Arg->IgnoreImplicit()->IgnoreParens();
+    const auto *Member = dyn_cast<MemberExpr>(Named);
+    const auto *Listed = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+    if (!Listed || !isa<CXXThisExpr>(Member->getBase()->IgnoreImplicit())) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(Named);
+      const auto *Static = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      Result.NotPortable = Static && Static->isStaticDataMember()
+                               ? fmt::format("cilkpp_fields lists static member '{}', which no object holds",
+                                             Static->getName())
+                               : "cilkpp_fields lists something that is not a data member of the class";
+      return Result;
+    }
+    const FieldDecl *F = instantiatedField(Class, Pattern, Listed);
+    if (!F) {
+      Result.NotPortable = fmt::format("cilkpp_fields lists '{}', which its specialization lacks", Listed->getName());
+      return Result;
+    }
+    if (F->isBitField()) {
+      Result.NotPortable = fmt::format("cilkpp_fields lists bit-field '{}'", F->getName());
+      return Result;
+    }
+    if (!Seen.insert(F).second) {
+      Result.NotPortable = fmt::format("cilkpp_fields lists '{}' twice", F->getName());
+      return Result;
+    }
+    const auto *Owner = cast<CXXRecordDecl>(F->getParent());
+    if (Owner != Class && Class->isVirtuallyDerivedFrom(Owner)) {
+      Result.NotPortable = fmt::format("cilkpp_fields lists '{}' of a virtual base, which has no fixed offset",
+                                       F->getName());
+      return Result;
+    }
+    Result.Fields.push_back(F);
+  }
+  return Result;
+}
+
+// An aggregate's bases are aggregates or empty (C++17 allows any public
+// base); their fields come first, as in the object.
+std::string collectAggregateFields(const CXXRecordDecl *Class, std::vector<const FieldDecl *> &Fields) {
+  for (const CXXBaseSpecifier &Base : Class->bases()) {
+    const CXXRecordDecl *B = Base.getType()->getAsCXXRecordDecl();
+    if (!B->isAggregate() && !B->isEmpty())
+      return fmt::format("base '{}' is not an aggregate, and only cilkpp_fields(...) could describe it",
+                         B->getName());
+    if (std::string Why = collectAggregateFields(B, Fields); !Why.empty()) return Why;
+  }
+  for (const FieldDecl *F : Class->fields()) Fields.push_back(F);
+  return {};
+}
+
 std::string recordNotPortableIn(ASTContext &Ctx, const RecordDecl *R, Visiting &Open) {
   if (R->isUnion()) return "a union";
   if (R->isLambda()) return "a lambda's closure type";
@@ -174,15 +255,9 @@ std::string recordNotPortableIn(ASTContext &Ctx, const RecordDecl *R, Visiting &
   if (R->getParentFunctionOrMethod()) return "a class local to a function";
   // The tables are emitted at namespace scope, where they could not name it.
   if (R->getAccess() == AS_private || R->getAccess() == AS_protected) return "a type private to its class";
-  if (const auto *C = dyn_cast<CXXRecordDecl>(R)) {
-    if (C->isPolymorphic()) return "a class with virtual functions";
-    if (C->getNumVBases()) return "a class with virtual bases";
-    if (!C->isAggregate())
-      return "not an aggregate (constructors or non-public members): only aggregates are described field by field";
-    // The tables describe a record by its own fields only.
-    if (C->getNumBases()) return "a class with base classes";
-  }
-  for (const FieldDecl *F : R->fields()) {
+  const RecordFields Members = recordFields(R);
+  if (!Members.NotPortable.empty()) return Members.NotPortable;
+  for (const FieldDecl *F : Members.Fields) {
     if (F->isBitField()) return fmt::format("bit-field '{}'", F->getName());
     CanonicalType M = classify(Ctx, F->getType(), Open);
     if (M.Kind == CanonicalKind::NotPortable) return fmt::format("member '{}': {}", F->getName(), M.NotPortable);
@@ -197,6 +272,37 @@ CanonicalType classifyType(ASTContext &Ctx, QualType T) {
   return classify(Ctx, T, Open);
 }
 
+RecordFields recordFields(const RecordDecl *Record) {
+  const auto *Class = dyn_cast<CXXRecordDecl>(Record);
+  RecordFields Result;
+  if (!Class) {
+    for (const FieldDecl *F : Record->fields()) Result.Fields.push_back(F);
+    return Result;
+  }
+  const CXXRecordDecl *Pattern = Class->getTemplateInstantiationPattern();
+  if (const CXXMethodDecl *Method = fieldListMethod(Pattern ? Pattern : Class)) {
+    Result = declaredFields(Class, Method);
+    if (Result.NotPortable.empty() && !Class->hasDefaultConstructor())
+      Result.NotPortable = "no default constructor, which decoding needs to make an object before assigning its fields";
+    return Result;
+  }
+  if (Class->isPolymorphic()) Result.NotPortable = "a class with virtual functions (cilkpp_fields(...) can describe it)";
+  else if (!Class->isAggregate())
+    Result.NotPortable = "not an aggregate (constructors or non-public members): cilkpp_fields(...) can describe it";
+  else Result.NotPortable = collectAggregateFields(Class, Result.Fields);
+  if (!Result.NotPortable.empty()) return Result;
+  // offsetof names a member of a base through the derived class.
+  llvm::StringMap<const FieldDecl *> ByName;
+  for (const FieldDecl *F : Result.Fields) {
+    auto [It, New] = ByName.try_emplace(F->getName(), F);
+    if (!New && !F->getName().empty()) {
+      Result.NotPortable = fmt::format("two members named '{}' (one hides the other)", F->getName());
+      return Result;
+    }
+  }
+  return Result;
+}
+
 std::string recordNotPortable(ASTContext &Ctx, const RecordDecl *Record) {
   Visiting Open;
   Open.insert(Record);
@@ -209,7 +315,7 @@ bool needsConstruction(const CanonicalType &T) {
     case CanonicalKind::Vector: return true;
     case CanonicalKind::Record: {
       const auto *C = dyn_cast<CXXRecordDecl>(T.Record);
-      return C && !C->isTriviallyCopyable();
+      return C && (!C->isTriviallyCopyable() || recordFields(C).Declared);
     }
     default: return false;
   }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cilkpp {
 
@@ -46,18 +47,32 @@ struct CanonicalType {
   std::string NotPortable;         // NotPortable: why
 };
 
+// The members that make up a record's value, in the order the tables list
+// them: an aggregate's own fields after its bases', or what a class lists in
+// cilkpp_fields(...) (runtime/include/cilkpp/fields.h).
+struct RecordFields {
+  std::vector<const clang::FieldDecl *> Fields;
+  // Listed by cilkpp_fields: the tables reach the members, the default
+  // constructor and the destructor through cilkpp::rt::record_access<T>.
+  bool Declared = false;
+  std::string NotPortable;  // why the list cannot describe the record
+};
+RecordFields recordFields(const clang::RecordDecl *Record);
+
 // Classifies T (a field's declared type). Class types are portable when they
-// are std::string, std::vector<T> of a portable T, or aggregates whose
-// members and bases are all portable.
+// are std::string, std::vector<T> of a portable T, aggregates whose members
+// and bases are all portable, or classes that declare portable fields with
+// cilkpp_fields(...).
 CanonicalType classifyType(clang::ASTContext &Ctx, clang::QualType T);
 
 // Why a record cannot travel, or empty: the first member (or base) that is
-// not portable, named, or a property of the record itself (a union,
-// virtual functions, private members).
+// not portable, named, or a property of the record itself (a union, a
+// non-aggregate without cilkpp_fields, a type private to its class).
 std::string recordNotPortable(clang::ASTContext &Ctx, const clang::RecordDecl *Record);
 
 // Whether objects of the type need constructing and destroying (a string or
-// vector somewhere inside), so that decoding cannot just write bytes.
+// vector somewhere inside, members cilkpp_fields leaves out), so that
+// decoding cannot just write bytes.
 bool needsConstruction(const CanonicalType &T);
 
 }  // namespace cilkpp

@@ -110,12 +110,34 @@ class ScopeWalker {
   std::vector<std::vector<const VarDecl *>> Scopes;
 };
 
+bool isValueUse(ParentMap &PM, const Expr *Use);
+
+// Is the decayed array only indexed (`a[i]`), with the element only read or
+// overwritten?
+bool isElementUse(ParentMap &PM, const Expr *Decayed) {
+  const auto *Subscript = dyn_cast_or_null<ArraySubscriptExpr>(PM.getParentIgnoreParens(const_cast<Expr *>(Decayed)));
+  return Subscript && Subscript->getBase()->IgnoreParens() == Decayed && isValueUse(PM, Subscript);
+}
+
 // Does this use of a variable only read or overwrite its value, so that no
 // pointer or reference to it can escape?
 bool isValueUse(ParentMap &PM, const Expr *Use) {
   const Stmt *P = PM.getParentIgnoreParens(const_cast<Expr *>(Use));
   if (!P) return false;
-  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P)) return Cast->getCastKind() == CK_LValueToRValue;
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P)) {
+    switch (Cast->getCastKind()) {
+      case CK_LValueToRValue: return true;
+      // Adding const (an object being copied) or naming a base's subobject
+      // (a base's member): what the resulting lvalue goes to decides.
+      case CK_NoOp:
+      case CK_UncheckedDerivedToBase:
+      case CK_DerivedToBase: return isValueUse(PM, Cast);
+      // An array member's element; an array variable itself stays in the
+      // frame, which the fast clone could not assign it to at a spawn.
+      case CK_ArrayToPointerDecay: return !isa<DeclRefExpr>(Use->IgnoreParens()) && isElementUse(PM, Cast);
+      default: return false;
+    }
+  }
   if (const auto *BO = dyn_cast<BinaryOperator>(P))
     return BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Use;
   if (const auto *UO = dyn_cast<UnaryOperator>(P)) return UO->isIncrementDecrementOp();

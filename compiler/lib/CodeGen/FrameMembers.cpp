@@ -29,6 +29,14 @@ FrameMember bookkeeping(ASTContext &Ctx, QualType T, std::string Name, const cha
   return M;
 }
 
+// Whether the frame's own constructor could not default-initialise a member
+// of type T (no default constructor, or one that does work): the clones
+// assign it before use anyway.
+bool needsRawStorage(ASTContext &Ctx, QualType T) {
+  const auto *Class = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
+  return Class && Class->hasDefinition() && !Class->hasTrivialDefaultConstructor();
+}
+
 }  // namespace
 
 std::vector<FrameMember> frameMembers(ASTContext &Ctx, const FrameDescription &Frame) {
@@ -49,8 +57,10 @@ std::vector<FrameMember> frameMembers(ASTContext &Ctx, const FrameDescription &F
                            : storedType(Ctx, F.Var->getType());
     const std::string Declaration = declareQualified(Ctx, M.Type, F.Name) + ";";
     // In an anonymous union the frame neither constructs nor destroys it;
-    // the clones do, where the variable's scope begins and ends.
-    M.Declaration = F.ManagedLifetime ? fmt::format("union {{ {} }};", Declaration) : Declaration;
+    // the clones do, where the variable's scope begins and ends (or, for a
+    // trivially copyable class, assign it).
+    M.RawStorage = F.ManagedLifetime || (!F.IsReference && needsRawStorage(Ctx, M.Type));
+    M.Declaration = M.RawStorage ? fmt::format("union {{ {} }};", Declaration) : Declaration;
     if (F.ManagedLifetime) M.AliveFlag = liveFlagName(F);
     if (F.IsReference) M.NotPortable = "a reference";
     Members.push_back(std::move(M));

@@ -24,6 +24,9 @@ struct FrameMember {
   // The member that says whether this one is constructed (class-type state
   // lives in an anonymous union and is constructed where its scope begins).
   std::string AliveFlag;
+  // Declared in an anonymous union, which the frame's constructor and
+  // destructor leave alone.
+  bool RawStorage = false;
   // Why the member cannot travel whatever its type (`this`, a reference).
   std::string NotPortable;
 };

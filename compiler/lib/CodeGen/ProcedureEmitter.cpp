@@ -44,19 +44,47 @@ std::string explicitSpecialization(const FunctionDecl *FD) {
   return Out;
 }
 
+// Text for global scope, emitted where Scope is open: its namespaces (and
+// linkage blocks) close around the text and open again after it.
+std::string atGlobalScope(const DeclContext *Scope, const std::string &Text) {
+  if (Text.empty()) return Text;
+  std::vector<std::string> Openers;  // innermost first
+  for (const DeclContext *DC = Scope; !DC->isTranslationUnit(); DC = cast<Decl>(DC)->getLexicalDeclContext()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Openers.push_back(fmt::format("{}namespace {}{{", NS->isInline() ? "inline " : "",
+                                    NS->isAnonymousNamespace() ? "" : NS->getName().str() + " "));
+    else if (const auto *Linkage = dyn_cast<LinkageSpecDecl>(DC); Linkage && Linkage->hasBraces())
+      Openers.push_back(Linkage->getLanguage() == LinkageSpecLanguageIDs::C ? "extern \"C\" {" : "extern \"C++\" {");
+  }
+  std::string Out(Openers.size(), '}');
+  Out += Openers.empty() ? Text : "\n" + Text;
+  for (auto It = Openers.rbegin(); It != Openers.rend(); ++It) Out += *It;
+  return Openers.empty() ? Out : Out + "\n";
+}
+
+// The namespace scope where a procedure's frame declarations go: around its
+// definition, or after the outermost class that defines it.
+const DeclContext *frameScope(const FunctionDecl *FD) {
+  const DeclContext *DC = FD->getLexicalDeclContext();
+  while (isa<RecordDecl>(DC)) DC = cast<Decl>(DC)->getLexicalDeclContext();
+  return DC;
+}
+
 // A member's frame is a member class, so it may name the class's private
 // types; a free procedure's is local to the file.
 std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
-                              SignatureTables &Signatures) {
+                              SignatureTables &Signatures, const DeclContext *Scope) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const bool Member = isa<CXXMethodDecl>(FD);
   const std::vector<FrameMember> Members = frameMembers(Ctx, Frame);
-  std::string Out = Member ? "" : "namespace {\n";
+  FrameTables Tables = Signatures.definitions(Frame, Members, Names);
+  std::string Out = atGlobalScope(Scope, Tables.AtGlobalScope);
+  if (!Member) Out += "namespace {\n";
   Out += fmt::format("{}struct {}{} final : ::cilkpp::rt::Frame {{\n", explicitSpecialization(FD), Names.Scope,
                      Names.Frame);
   for (const FrameMember &M : Members) Out += fmt::format("  {}\n", M.Declaration);
   if (Frame.MayThrow) Out += destroyLive(Frame);
-  if (llvm::any_of(Frame.Fields, [](const FrameField &F) { return F.ManagedLifetime; }))
+  if (llvm::any_of(Members, [](const FrameMember &M) { return M.RawStorage; }))
     Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
   Out += "};\n";
   // The resume clone is declared before the frame infos take its address
@@ -75,7 +103,7 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   if (!Frame.EagerFrame)
     Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), &{}, &{}}};\n", Names.StackInfo,
                        Name, Resume, FrameType, Names.Info, Signature);
-  Out += Signatures.definitions(Frame, Members, Names);
+  Out += Tables.InUnnamedNamespace;
   return Out + "}  // namespace\n";
 }
 
@@ -194,7 +222,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   std::string Before = BeginColumn > 1 || AfterClass ? "\n" : "";
   Before += lineDirective(BeginLine, FileName);
   if (!PrototypeBefore && !Member) Before += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
-  Before += frameDeclarations(Ctx, Frame, Names, *Settings.Signatures);
+  Before += frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD));
   std::string Reposition = lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
   // Spawns call the fast clone, so an internal procedure that is only ever
   // spawned leaves its public entry unused.
@@ -259,7 +287,8 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
             ? std::optional<std::string>("{ __builtin_unreachable(); }")
             : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, Settings);
     if (!FastBody || !ResumeBody) return false;
-    AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName), frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures));
+    AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName),
+                         frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures, Ctx.getTranslationUnitDecl()));
     const std::string Fast = fastSignature(
         Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD)),
         /*WithDefaults=*/false);

@@ -8,6 +8,7 @@
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecordLayout.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -67,9 +68,11 @@ struct MemberRow {
 // tables of the user records it holds (each once), then its own.
 class FrameTableWriter {
  public:
-  FrameTableWriter(ASTContext &Ctx, std::string Prefix) : Ctx(Ctx), Prefix(std::move(Prefix)) {}
+  FrameTableWriter(ASTContext &Ctx, std::string Prefix, llvm::DenseSet<const RecordDecl *> &EmittedAccess)
+      : Ctx(Ctx), Prefix(std::move(Prefix)), EmittedAccess(EmittedAccess) {}
 
   std::string Definitions;
+  std::string AccessDefinitions;  // at global scope, before Definitions
   std::string RecordDump;
 
   // The ValueType initializer of one element of T, sized by NativeSize.
@@ -150,37 +153,79 @@ class FrameTableWriter {
     auto Found = Records.find(T.Record);
     if (Found != Records.end()) return Found->second;
     const std::string Type = typeQualified(Ctx, T.Native);
-    const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(T.Record);
+    const RecordFields Members = recordFields(T.Record);
+    const std::string Access = fmt::format("::cilkpp::rt::record_access<{}>", Type);
     std::vector<MemberRow> Rows;
-    for (const FieldDecl *F : T.Record->fields()) {
+    for (const FieldDecl *F : Members.Fields) {
       MemberRow Row;
       Row.Name = F->getNameAsString();
       Row.Type = classifyType(Ctx, F->getType());
-      std::tie(Row.Initializer, Row.Canonical) =
-          valueType(Row.Type, fmt::format("sizeof({}::{}) / {}", Type, Row.Name, Row.Type.Count));
-      Row.Offset = fmt::format("__builtin_offsetof({}, {})", Type, Row.Name);
-      Row.DumpOffset = Ctx.toCharUnitsFromBits(Layout.getFieldOffset(F->getFieldIndex())).getQuantity();
+      const std::string Size = Members.Declared ? fmt::format("{}::sizes[{}]", Access, Rows.size())
+                                                : fmt::format("sizeof({}::{})", Type, Row.Name);
+      std::tie(Row.Initializer, Row.Canonical) = valueType(Row.Type, fmt::format("{} / {}", Size, Row.Type.Count));
+      Row.Offset = Members.Declared ? fmt::format("{}::offsets[{}]", Access, Rows.size())
+                                    : fmt::format("__builtin_offsetof({}, {})", Type, Row.Name);
+      Row.DumpOffset = fieldOffset(cast<CXXRecordDecl>(T.Record), F);
       Row.DumpSize = Ctx.getTypeSizeInChars(F->getType()).getQuantity();
       Rows.push_back(std::move(Row));
     }
+    if (Members.Declared && EmittedAccess.insert(T.Record).second) recordAccess(Type, Members.Fields);
     const std::string Name = fmt::format("{}_record{}", Prefix, Counter++);
     const std::uint64_t Hash = fieldTable(Name + "_fields", Rows, "record");
     std::string Lifetime;
-    if (needsConstruction(T))
+    if (Members.Declared)
+      Lifetime = fmt::format(", &{0}::construct, &{0}::destroy", Access);
+    else if (needsConstruction(T))
       Lifetime = fmt::format(", &::cilkpp::rt::construct_object<{0}>, &::cilkpp::rt::destroy_object<{0}>", Type);
     Definitions += fmt::format("const ::cilkpp::rt::RecordSignature {}{{{}, sizeof({}), {}u, {}, {:#018x}ull{}}};\n",
                                Name, cStringLiteral(typeName(Ctx, T.Native)), Type, Rows.size(),
                                Rows.empty() ? "nullptr" : Name + "_fields", Hash, Lifetime);
-    RecordDump += fmt::format("record {} (size {}, canonical hash {:#018x})\n",
-                              typeName(Ctx, T.Native), Ctx.getTypeSizeInChars(T.Native).getQuantity(), Hash);
+    RecordDump += fmt::format("record {} (size {}, canonical hash {:#018x}{})\n", typeName(Ctx, T.Native),
+                              Ctx.getTypeSizeInChars(T.Native).getQuantity(), Hash,
+                              Members.Declared ? ", fields from cilkpp_fields" : "");
     for (const MemberRow &R : Rows) RecordDump += dumpRow(R);
     return Records.insert({T.Record, {Name, Hash}}).first->second;
+  }
+
+  // The offset of F, a field of Class or of one of its (non-virtual) bases.
+  std::uint64_t fieldOffset(const CXXRecordDecl *Class, const FieldDecl *F) const {
+    const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(Class);
+    if (F->getParent() == Class)
+      return Ctx.toCharUnitsFromBits(Layout.getFieldOffset(F->getFieldIndex())).getQuantity();
+    const auto *Owner = cast<CXXRecordDecl>(F->getParent());
+    for (const CXXBaseSpecifier &Base : Class->bases()) {
+      const CXXRecordDecl *B = Base.getType()->getAsCXXRecordDecl();
+      if (B == Owner || B->isDerivedFrom(Owner))
+        return Layout.getBaseClassOffset(B).getQuantity() + fieldOffset(B, F);
+    }
+    return 0;
+  }
+
+  // The specialization of cilkpp::rt::record_access that cilkpp_fields
+  // befriends: what only the class may name, for the tables to point at.
+  void recordAccess(const std::string &Type, const std::vector<const FieldDecl *> &Fields) {
+    std::string Offsets, Sizes;
+    for (const FieldDecl *F : Fields) {
+      Offsets += fmt::format("      __builtin_offsetof({}, {}),\n", Type, F->getName());
+      Sizes += fmt::format("      sizeof({}::{}),\n", Type, F->getName());
+    }
+    AccessDefinitions += fmt::format(
+        "template <>\n"
+        "struct cilkpp::rt::record_access<{0}> {{\n"
+        "  using type = {0};\n"
+        "  static constexpr ::std::uint32_t offsets[] = {{\n{1}  }};\n"
+        "  static constexpr ::std::uint32_t sizes[] = {{\n{2}  }};\n"
+        "  static void construct(void *object) noexcept {{ ::new (object) type(); }}\n"
+        "  static void destroy(void *object) noexcept {{ static_cast<type *>(object)->~type(); }}\n"
+        "}};\n",
+        Type, Offsets, Sizes);
   }
 
   ASTContext &Ctx;
   std::string Prefix;
   unsigned Counter = 0;
   llvm::DenseMap<const RecordDecl *, RecordEntry> Records;
+  llvm::DenseSet<const RecordDecl *> &EmittedAccess;
 };
 
 std::uint64_t alignTo(std::uint64_t Value, std::uint64_t Align) { return (Value + Align - 1) / Align * Align; }
@@ -208,11 +253,11 @@ std::string SignatureTables::declaration(const ProcedureNames &Names) const {
   return fmt::format("extern ::cilkpp::rt::FrameSignature {};\n", signatureName(Names));
 }
 
-std::string SignatureTables::definitions(const FrameDescription &Frame, const std::vector<FrameMember> &Members,
+FrameTables SignatureTables::definitions(const FrameDescription &Frame, const std::vector<FrameMember> &Members,
                                          const ProcedureNames &Names) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const std::string FrameType = Names.Scope + Names.Frame;
-  FrameTableWriter Writer(Ctx, Names.Info);
+  FrameTableWriter Writer(Ctx, Names.Info, EmittedAccess);
 
   std::vector<MemberRow> Rows;
   llvm::StringMap<std::string> MemberOffsets;
@@ -253,7 +298,8 @@ std::string SignatureTables::definitions(const FrameDescription &Frame, const st
   const std::string Mangled = mangledName(Ctx, FD);
   const std::uint64_t Index = functionIndex(Ctx, FD, FileName);
 
-  std::string Out = "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\n";
+  const char *AllowOffsetof = "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\n";
+  std::string Out = AllowOffsetof;
   Out += Writer.Definitions;
   Out += fmt::format("const ::cilkpp::rt::RecordSignature {}{{{}, sizeof({}), {}u, {}, {:#018x}ull}};\n", State,
                      cStringLiteral("frame of " + Procedure), FrameType, Rows.size(), Rows.empty() ? "nullptr" : Fields,
@@ -272,7 +318,11 @@ std::string SignatureTables::definitions(const FrameDescription &Frame, const st
   Dump += fmt::format("  {:>6} {:>6} {:>5}  {:<24} {}\n", "offset", "size", "count", "name", "canonical type");
   for (const MemberRow &R : Rows) Dump += Writer.dumpRow(R);
   Dump += "\n";
-  return Out;
+  FrameTables Tables;
+  if (!Writer.AccessDefinitions.empty())
+    Tables.AtGlobalScope = AllowOffsetof + Writer.AccessDefinitions + "#pragma GCC diagnostic pop\n";
+  Tables.InUnnamedNamespace = std::move(Out);
+  return Tables;
 }
 
 }  // namespace cilkpp

@@ -9,6 +9,7 @@
 #include "CodeGen/Naming.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -22,6 +23,14 @@ namespace cilkpp {
 // files may reuse).
 std::uint64_t functionIndex(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, llvm::StringRef FileName);
 
+struct FrameTables {
+  // Specializations of cilkpp::rt::record_access for the classes that declare
+  // their fields (fields.h); C++ allows them only at global scope. Each class's
+  // once per translation unit.
+  std::string AtGlobalScope;
+  std::string InUnnamedNamespace;  // the tables and the registration
+};
+
 class SignatureTables {
  public:
   SignatureTables(clang::ASTContext &Ctx, llvm::StringRef FileName) : Ctx(Ctx), FileName(FileName) {}
@@ -33,8 +42,8 @@ class SignatureTables {
   std::string declaration(const ProcedureNames &Names) const;
 
   // Definitions of the frame's tables and its function-table registration,
-  // for an unnamed namespace after the FrameInfos. Also recorded for dump().
-  std::string definitions(const FrameDescription &Frame, const std::vector<FrameMember> &Members,
+  // for after the FrameInfos. Also recorded for dump().
+  FrameTables definitions(const FrameDescription &Frame, const std::vector<FrameMember> &Members,
                           const ProcedureNames &Names);
 
   // Everything definitions() emitted, readable (cilkpp --dump-signatures).
@@ -44,6 +53,7 @@ class SignatureTables {
   clang::ASTContext &Ctx;
   std::string FileName;
   std::string Dump;
+  llvm::DenseSet<const clang::RecordDecl *> EmittedAccess;
 };
 
 }  // namespace cilkpp
