@@ -1,20 +1,36 @@
 # Install layout (relative to the install prefix P):
-#   P/bin/cilkpp             the driver
-#   P/include/cilkpp/...     runtime headers that translated code includes
-#   P/lib/libcilkpp_rt.a     the runtime library
+#   P/bin/cilkpp                      the driver (the translator runs in it)
+#   P/include/cilkpp/...              runtime headers that translated code includes
+#   P/lib/libcilkpp_rt.a, .so         the runtime, static and shared
+#   P/lib/cmake/Cilkpp/               the CMake package: find_package(Cilkpp)
 # The driver finds the runtime relative to its own location at run time
 # (tools/driver/Toolchain.cpp), so the tree can be moved after installation.
 # The directory names come from GNUInstallDirs and are baked into the driver.
-include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
 
-install(TARGETS cilkpp_rt
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+set(CILKPP_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Cilkpp)
+set(CILKPP_EXPORTED_TARGETS cilkpp_rt cilkpp_rt_shared)
+if(TARGET cilkpp)
+  list(APPEND CILKPP_EXPORTED_TARGETS cilkpp)
+endif()
+
+install(TARGETS ${CILKPP_EXPORTED_TARGETS} EXPORT CilkppTargets
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
 # runtime/include holds nothing but the public headers, so copy it whole.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
-if(TARGET cilkpp)
-  install(TARGETS cilkpp
-    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-endif()
+install(EXPORT CilkppTargets NAMESPACE Cilkpp:: DESTINATION ${CILKPP_PACKAGE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/CilkppConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/CilkppConfig.cmake
+  INSTALL_DESTINATION ${CILKPP_PACKAGE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/CilkppConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/CilkppConfig.cmake
+  ${PROJECT_BINARY_DIR}/CilkppConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/CilkppFunctions.cmake
+  DESTINATION ${CILKPP_PACKAGE_DIR})

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make python3
+  cmake g++ make ninja-build python3
   llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libclang-rt-19-dev
   libfmt-dev libgtest-dev googletest libbenchmark-dev
   gnuplot-nox

@@ -1,6 +1,7 @@
 # lit configuration for the cilkpp test suite (all of test/ except unit/).
 # The build tree's lit.site.cfg.py sets the paths and then loads this file.
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -12,7 +13,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cilkpp", ".test", ".cpp"]
 # unit/ holds googletest sources (run by ctest, not lit); Inputs/ directories
 # hold files that tests use; neither has RUN lines.
-config.excludes = ["unit", "fuzz", "Inputs", "CMakeLists.txt", "lit.cfg.py",
+config.excludes = ["unit", "fuzz", "Inputs", "sample", "CMakeLists.txt", "lit.cfg.py",
                    "lit.site.cfg.py.in"]
 
 config.test_source_root = os.path.dirname(__file__)
@@ -34,6 +35,12 @@ config.substitutions.append(("%cilkpp", cilkpp))
 config.substitutions.append(
     ("%FileCheck", os.path.join(config.llvm_tools_dir, "FileCheck")))
 config.substitutions.append(("%python", sys.executable))
+# test/cmake: the build tree to install from, and the CMake that built it.
+config.substitutions.append(("%{cilkpp_src}", config.cilkpp_src_root))
+config.substitutions.append(("%{cilkpp_build}", config.cilkpp_obj_root))
+config.substitutions.append(("%{cmake}", config.cmake_command))
+if shutil.which("ninja"):
+    config.available_features.add("ninja")
 
 # lit starts tests from a nearly empty environment. Pass on what picks the
 # host compiler (CXX, e.g. "ccache g++") and what ccache needs to work.

@@ -112,6 +112,16 @@ cl::opt<bool> NoPollPointsOpt(
     cl::desc("Do not poll at procedure entries and loop back-edges (where a "
              "faster worker may take a running frame over)"),
     cl::cat(Category));
+cl::opt<bool> DepFileOpt(
+    "MD", cl::desc("With -E, write the files the translation read as a Make "
+                   "rule (to -MF, default <output>.d)"),
+    cl::cat(Category));
+cl::opt<std::string> DepFilePathOpt("MF", cl::value_desc("file"),
+                                    cl::desc("Write the -MD rule to <file> (implies -MD)"),
+                                    cl::cat(Category));
+cl::opt<std::string> DepTargetOpt("MT", cl::value_desc("target"),
+                                  cl::desc("Target of the -MD rule (default: the output)"),
+                                  cl::cat(Category));
 cl::opt<bool> SaveTempsOpt(
     "save-temps",
     cl::desc("Keep the translated C++ next to the output as <stem>.cilkpp.cpp"),
@@ -164,7 +174,7 @@ void reportParseError(llvm::StringRef Text) {
 
 // Options whose value may be the next argument.
 bool takesSeparateValue(llvm::StringRef Arg) {
-  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include"})
+  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include", "-MF", "-MT"})
     if (Arg == Name) return true;
   return false;
 }
@@ -272,6 +282,9 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.CountSpawns = CountSpawnsOpt;
   O.PollPoints = !NoPollPointsOpt;
   O.SaveTemps = SaveTempsOpt;
+  O.DepFile = DepFileOpt || !DepFilePathOpt.empty();
+  O.DepFilePath = DepFilePathOpt;
+  O.DepTarget = DepTargetOpt;
   O.Verbose = VerboseOpt;
   O.Debug = DebugOpt;
 

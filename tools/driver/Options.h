@@ -29,6 +29,11 @@ struct Options {
   bool SaveTemps = false;    // --save-temps
   bool Verbose = false;      // -v
   bool Debug = false;        // -g
+  // -MD / -MF file / -MT target: with -E, also write the translation's
+  // dependencies as a Make rule (DepFile.h).
+  bool DepFile = false;
+  std::string DepFilePath;
+  std::string DepTarget;
   std::string OptLevel;      // the text after -O: "0", "2", "s", ...
   std::string Std;           // the text after -std=
   // -I, -isystem, -D, -U, -include, in command-line order, as argv tokens.

@@ -17,6 +17,7 @@
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "DepFile.h"
 #include "Diag.h"
 #include "DriverConfig.h"
 #include "Inputs.h"
@@ -42,7 +43,9 @@ class Driver {
 
   // Translates `Input` into `OutPath` ("-" is stdout). False on errors, which
   // translate() or writeFile() have already reported.
-  bool translateTo(const std::string &Input, const std::string &OutPath);
+  // Dependencies, when given, receives the files the translation read.
+  bool translateTo(const std::string &Input, const std::string &OutPath,
+                   std::vector<std::string> *Dependencies = nullptr);
   // Where the translation of `Input` goes: a temporary file, or with
   // --save-temps <dir of output>/<stem>.cilkpp.cpp.
   std::optional<std::string> translationPath(const std::string &Input,
@@ -78,6 +81,10 @@ int Driver::run() {
     }
     return emitCpp(Inputs[0]);
   }
+  if (O.DepFile || !O.DepTarget.empty()) {
+    error("-MD, -MF and -MT describe a translation: use them with -E");
+    return 1;
+  }
 
   if (!RT.exists()) {
     error("cannot find the cilkpp runtime (expected " + RT.IncludeDir +
@@ -88,11 +95,31 @@ int Driver::run() {
 }
 
 int Driver::emitCpp(const std::string &Input) {
-  return translateTo(Input, O.Output.empty() ? "-" : O.Output) ? 0 : 1;
+  const std::string Output = O.Output.empty() ? "-" : O.Output;
+  if (!O.DepFile) return translateTo(Input, Output) ? 0 : 1;
+  if (O.DumpSignatures) {
+    error("-MD, -MF and -MT describe a translation, not --dump-signatures");
+    return 1;
+  }
+  if (Output == "-" && (O.DepFilePath.empty() || O.DepTarget.empty())) {
+    error("-MD with the translation on stdout needs -MF and -MT");
+    return 1;
+  }
+  std::string DepPath = O.DepFilePath;
+  if (DepPath.empty()) {
+    llvm::SmallString<256> Replaced(Output);
+    path::replace_extension(Replaced, "d");
+    DepPath = std::string(Replaced);
+  }
+  std::vector<std::string> Dependencies;
+  if (!translateTo(Input, Output, &Dependencies)) return 1;
+  return writeFile(DepPath, makeDepFile(O.DepTarget.empty() ? Output : O.DepTarget, Dependencies)) ? 0 : 1;
 }
 
-bool Driver::translateTo(const std::string &Input, const std::string &OutPath) {
+bool Driver::translateTo(const std::string &Input, const std::string &OutPath,
+                         std::vector<std::string> *Dependencies) {
   cilkpp::TranslateOptions TO;
+  TO.Dependencies = Dependencies;
   TO.InputPath = Input;
   TO.ParseArgs = translatorArgs(O, RT);
   TO.Serial = O.Serial;

@@ -229,6 +229,7 @@ class TranslationConsumer : public ASTConsumer {
       Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
       if (Result.Outlined) return;
     }
+    if (Options.Dependencies) recordDependencies(SM);
     Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
     std::string Header;
     if (Options.Serial) {
@@ -254,6 +255,17 @@ class TranslationConsumer : public ASTConsumer {
   }
 
  private:
+  void recordDependencies(const SourceManager &SM) {
+    std::vector<std::string> Headers;
+    const OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      if (!Main || It->first != *Main) Headers.push_back(It->first.getName().str());
+    llvm::sort(Headers);
+    Headers.erase(std::unique(Headers.begin(), Headers.end()), Headers.end());
+    *Options.Dependencies = {Options.InputPath};
+    Options.Dependencies->insert(Options.Dependencies->end(), Headers.begin(), Headers.end());
+  }
+
   const TranslateOptions &Options;
   const bool MayOutline;
   std::vector<KeywordUse> &Uses;

@@ -22,6 +22,9 @@ struct TranslateOptions {
   // Instead of C++, return the signature tables of the file's frames and the
   // function-table entries of its procedures, readable (docs/signatures.md).
   bool DumpSignatures = false;
+  // When set, receives every file the translation read: the input first, then
+  // the headers it included, sorted (for a depfile: cilkpp -E -MD).
+  std::vector<std::string> *Dependencies = nullptr;
 };
 
 // Translates one file. Diagnostics are printed to stderr in clang's format

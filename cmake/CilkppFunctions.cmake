@@ -1,0 +1,153 @@
+# CMake rules for .cilkpp sources (docs/cmake.md).
+#
+#   cilkpp_add_executable(app main.cilkpp util.cpp)
+#   cilkpp_add_library(lib STATIC a.cilkpp b.cpp)
+#   target_cilkpp_sources(existing_target PRIVATE x.cilkpp)
+#
+# Each .cilkpp file is translated to C++ (`cilkpp -E`) into the build tree and
+# the translation becomes an ordinary C++ source of the target: the target's
+# own compile rule builds it with the target's flags, and it shows up in
+# compile_commands.json. The translation sees the target's include
+# directories, compile definitions and options, including those its linked
+# dependencies pass on, through a response file written at generate time. The
+# translator's dependency file makes a change to any included header
+# translate the file again.
+#
+# Per target (initialised from the variables of the same name when the target
+# gets its first .cilkpp source):
+#   CILKPP_SERIAL              build the serial elision (no parallelism)
+#   CILKPP_TRANSLATE_OPTIONS   extra translator flags (-fcilkpp-count-spawns, ...)
+#   CILKPP_SHARED_RUNTIME      link the shared runtime (default: the static one,
+#                              or the shared one for shared and module libraries)
+#
+# Expects the targets Cilkpp::cilkpp (the driver) and Cilkpp::runtime /
+# Cilkpp::runtime_shared: CilkppConfig.cmake imports them, the cilkpp source
+# tree defines them for add_subdirectory.
+
+include_guard(GLOBAL)
+
+function(_cilkpp_split_sources cilkpp_var other_var)
+  set(cilkpp_sources)
+  set(other)
+  foreach(arg IN LISTS ARGN)
+    if(arg MATCHES "\\.cilkpp$")
+      list(APPEND cilkpp_sources "${arg}")
+    else()
+      list(APPEND other "${arg}")
+    endif()
+  endforeach()
+  set(${cilkpp_var} "${cilkpp_sources}" PARENT_SCOPE)
+  set(${other_var} "${other}" PARENT_SCOPE)
+endfunction()
+
+# add_executable or add_library (`command`), with the .cilkpp sources among
+# the arguments translated.
+function(_cilkpp_add_target command name)
+  _cilkpp_split_sources(cilkpp_sources other ${ARGN})
+  cmake_language(CALL ${command} ${name} ${other})
+  if(cilkpp_sources)
+    target_cilkpp_sources(${name} PRIVATE ${cilkpp_sources})
+  endif()
+endfunction()
+
+function(cilkpp_add_executable name)
+  _cilkpp_add_target(add_executable ${name} ${ARGN})
+endfunction()
+
+function(cilkpp_add_library name)
+  _cilkpp_add_target(add_library ${name} ${ARGN})
+endfunction()
+
+# The flags the translation of `target`'s sources takes, one per line of a
+# response file, in single quotes for the driver's GNU-style tokenizer (which
+# keeps what is inside them as it is: -DNAME="text" survives).
+function(_cilkpp_response_file target out_var)
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/cilkpp/${target}")
+  set(rsp "${dir}/translate-$<CONFIG>.rsp")
+  set(p "$<TARGET_PROPERTY:${target},")
+  set(includes "${p}INCLUDE_DIRECTORIES>")
+  set(definitions "${p}COMPILE_DEFINITIONS>")
+  set(options "${p}COMPILE_OPTIONS>")
+  set(extensions "${p}CXX_EXTENSIONS>")
+  set(dialect "$<IF:$<OR:$<STREQUAL:${extensions},>,$<BOOL:${extensions}>>,gnu,c>")
+  set(nl "\n")
+  string(CONCAT content
+    "$<$<BOOL:${p}CXX_STANDARD>>:'-std=${dialect}++${p}CXX_STANDARD>'${nl}>"
+    # __OPTIMIZE__ means to the translator what it means to the host compiler.
+    "$<$<CONFIG:Release,RelWithDebInfo,MinSizeRel>:-O2${nl}>"
+    "$<$<BOOL:${includes}>:'-I$<JOIN:${includes},'${nl}'-I>'${nl}>"
+    "$<$<BOOL:${definitions}>:'-D$<JOIN:${definitions},'${nl}'-D>'${nl}>"
+    "$<$<BOOL:${options}>:'$<JOIN:${options},'${nl}'>'${nl}>"
+    "$<$<BOOL:${p}CILKPP_SERIAL>>:--serial${nl}>"
+    "$<$<BOOL:${p}CILKPP_TRANSLATE_OPTIONS>>:'$<JOIN:${p}CILKPP_TRANSLATE_OPTIONS>,'${nl}'>'${nl}>")
+  file(GENERATE OUTPUT "${rsp}" CONTENT "${content}" TARGET ${target})
+  set(${out_var} "${rsp}" PARENT_SCOPE)
+endfunction()
+
+function(target_cilkpp_sources target visibility)
+  if(NOT visibility STREQUAL "PRIVATE")
+    message(FATAL_ERROR "target_cilkpp_sources(${target} ${visibility} ...): only PRIVATE is supported; "
+                        "each target translates its own .cilkpp files with its own flags")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "target_cilkpp_sources: no target named '${target}'")
+  endif()
+  if(NOT TARGET Cilkpp::cilkpp)
+    message(FATAL_ERROR "target_cilkpp_sources: the cilkpp driver (Cilkpp::cilkpp) is not defined; "
+                        "use find_package(Cilkpp) or add_subdirectory(<cilkpp source tree>) first")
+  endif()
+
+  get_target_property(configured ${target} _CILKPP_CONFIGURED)
+  if(NOT configured)
+    foreach(property CILKPP_SERIAL CILKPP_TRANSLATE_OPTIONS CILKPP_SHARED_RUNTIME)
+      get_target_property(value ${target} ${property})
+      if(value STREQUAL "value-NOTFOUND" AND DEFINED ${property})
+        set_property(TARGET ${target} PROPERTY ${property} "${${property}}")
+      endif()
+    endforeach()
+    get_target_property(type ${target} TYPE)
+    get_target_property(shared ${target} CILKPP_SHARED_RUNTIME)
+    # A runtime per shared object would mean several schedulers in one
+    # process; shared and module libraries use the shared one.
+    if(shared OR type STREQUAL "SHARED_LIBRARY" OR type STREQUAL "MODULE_LIBRARY")
+      target_link_libraries(${target} PRIVATE Cilkpp::runtime_shared)
+    else()
+      target_link_libraries(${target} PRIVATE Cilkpp::runtime)
+    endif()
+    # The translation is C++17 or later.
+    target_compile_features(${target} PRIVATE cxx_std_17)
+    _cilkpp_response_file(${target} rsp)
+    set_target_properties(${target} PROPERTIES _CILKPP_CONFIGURED TRUE _CILKPP_RESPONSE_FILE "${rsp}")
+  endif()
+  get_target_property(rsp ${target} _CILKPP_RESPONSE_FILE)
+
+  # A new driver (rebuilt, or installed again) translates everything again;
+  # in the build tree it is also built first.
+  set(driver_dependency "$<TARGET_FILE:Cilkpp::cilkpp>")
+  get_target_property(driver_imported Cilkpp::cilkpp IMPORTED)
+  if(NOT driver_imported)
+    get_target_property(driver_target Cilkpp::cilkpp ALIASED_TARGET)
+    list(APPEND driver_dependency ${driver_target})
+  endif()
+
+  foreach(source IN LISTS ARGN)
+    get_filename_component(absolute "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${absolute}")
+    string(REPLACE "../" "__/" generated_name "${relative}")
+    set(output "${CMAKE_CURRENT_BINARY_DIR}/cilkpp/${target}/${generated_name}.cpp")
+    get_filename_component(output_dir "${output}" DIRECTORY)
+    add_custom_command(
+      OUTPUT "${output}"
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${output_dir}"
+      COMMAND "$<TARGET_FILE:Cilkpp::cilkpp>" -E "${absolute}" -o "${output}"
+              -MD -MF "${output}.d" -MT "${output}" "@${rsp}"
+      DEPENDS "${absolute}" "${rsp}" ${driver_dependency}
+      DEPFILE "${output}.d"
+      COMMENT "Translating ${relative} (${target})"
+      VERBATIM)
+    target_sources(${target} PRIVATE "${output}")
+    # Editors and `make` show the .cilkpp file with the target's sources.
+    set_source_files_properties("${absolute}" PROPERTIES HEADER_FILE_ONLY TRUE)
+    target_sources(${target} PRIVATE "${absolute}")
+  endforeach()
+endfunction()

@@ -1,0 +1,3 @@
+#include <cstdio>
+
+void report(const char *what, long value) { std::printf("%s = %ld\n", what, value); }

@@ -1,0 +1,16 @@
+// Make-style dependency files (-MD -MF -MT with -E), so that build systems
+// translate a .cilkpp file again when a header it includes changes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "llvm/ADT/StringRef.h"
+
+namespace cilkpp::driver {
+
+// `Target: Dep1 Dep2 ...`, one dependency per continued line, with the
+// characters Make treats specially escaped (spaces, '#', '$').
+std::string makeDepFile(llvm::StringRef Target, const std::vector<std::string> &Dependencies);
+
+}  // namespace cilkpp::driver
