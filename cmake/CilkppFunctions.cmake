@@ -14,7 +14,8 @@
 # translate the file again.
 #
 # Per target (initialised from the variables of the same name when the target
-# gets its first .cilkpp source):
+# gets its first .cilkpp source; read when the build system is generated, so
+# set_target_properties after the rules works too):
 #   CILKPP_SERIAL              build the serial elision (no parallelism)
 #   CILKPP_TRANSLATE_OPTIONS   extra translator flags (-fcilkpp-count-spawns, ...)
 #   CILKPP_SHARED_RUNTIME      link the shared runtime (default: the static one,
@@ -105,15 +106,12 @@ function(target_cilkpp_sources target visibility)
         set_property(TARGET ${target} PROPERTY ${property} "${${property}}")
       endif()
     endforeach()
-    get_target_property(type ${target} TYPE)
-    get_target_property(shared ${target} CILKPP_SHARED_RUNTIME)
     # A runtime per shared object would mean several schedulers in one
-    # process; shared and module libraries use the shared one.
-    if(shared OR type STREQUAL "SHARED_LIBRARY" OR type STREQUAL "MODULE_LIBRARY")
-      target_link_libraries(${target} PRIVATE Cilkpp::runtime_shared)
-    else()
-      target_link_libraries(${target} PRIVATE Cilkpp::runtime)
-    endif()
+    # process; shared and module libraries use the shared one. Decided when
+    # the build system is generated, so the property may be set later.
+    set(type "$<TARGET_PROPERTY:TYPE>")
+    set(shared "$<OR:$<BOOL:$<TARGET_PROPERTY:CILKPP_SHARED_RUNTIME>>,$<STREQUAL:${type},SHARED_LIBRARY>,$<STREQUAL:${type},MODULE_LIBRARY>>")
+    target_link_libraries(${target} PRIVATE "$<IF:${shared},Cilkpp::runtime_shared,Cilkpp::runtime>")
     # The translation is C++17 or later.
     target_compile_features(${target} PRIVATE cxx_std_17)
     _cilkpp_response_file(${target} rsp)
