@@ -144,6 +144,10 @@ function(target_cilkpp_sources target visibility)
       COMMENT "Translating ${relative} (${target})"
       VERBATIM)
     target_sources(${target} PRIVATE "${output}")
+    # `#include "x.h"` looks next to the .cilkpp file, as it did when the
+    # translator parsed it, not next to the translation in the build tree.
+    get_filename_component(source_dir "${absolute}" DIRECTORY)
+    set_property(SOURCE "${output}" APPEND PROPERTY COMPILE_OPTIONS -iquote "${source_dir}")
     # Editors and `make` show the .cilkpp file with the target's sources.
     set_source_files_properties("${absolute}" PROPERTIES HEADER_FILE_ONLY TRUE)
     target_sources(${target} PRIVATE "${absolute}")
