@@ -120,7 +120,7 @@ cl::opt<std::string> DepFilePathOpt("MF", cl::value_desc("file"),
                                     cl::desc("Write the -MD rule to <file> (implies -MD)"),
                                     cl::cat(Category));
 cl::opt<std::string> DepTargetOpt("MT", cl::value_desc("target"),
-                                  cl::desc("Target of the -MD rule (default: the output)"),
+                                  cl::desc("Target of the -MD rule (default: the output; implies -MD)"),
                                   cl::cat(Category));
 cl::opt<bool> SaveTempsOpt(
     "save-temps",
@@ -282,7 +282,7 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.CountSpawns = CountSpawnsOpt;
   O.PollPoints = !NoPollPointsOpt;
   O.SaveTemps = SaveTempsOpt;
-  O.DepFile = DepFileOpt || !DepFilePathOpt.empty();
+  O.DepFile = DepFileOpt || !DepFilePathOpt.empty() || !DepTargetOpt.empty();
   O.DepFilePath = DepFilePathOpt;
   O.DepTarget = DepTargetOpt;
   O.Verbose = VerboseOpt;

@@ -29,8 +29,8 @@ struct Options {
   bool SaveTemps = false;    // --save-temps
   bool Verbose = false;      // -v
   bool Debug = false;        // -g
-  // -MD / -MF file / -MT target: with -E, also write the translation's
-  // dependencies as a Make rule (DepFile.h).
+  // -MD / -MF file / -MT target (either of the last two implies -MD): with
+  // -E, also write the translation's dependencies as a Make rule (DepFile.h).
   bool DepFile = false;
   std::string DepFilePath;
   std::string DepTarget;

@@ -81,7 +81,7 @@ int Driver::run() {
     }
     return emitCpp(Inputs[0]);
   }
-  if (O.DepFile || !O.DepTarget.empty()) {
+  if (O.DepFile) {
     error("-MD, -MF and -MT describe a translation: use them with -E");
     return 1;
   }

@@ -209,16 +209,21 @@ class FrameTableWriter {
       Offsets += fmt::format("      __builtin_offsetof({}, {}),\n", Type, F->getName());
       Sizes += fmt::format("      sizeof({}::{}),\n", Type, F->getName());
     }
+    // An empty list (`cilkpp_fields()`) has no arrays: C++ has no empty ones.
+    const std::string Layout =
+        Fields.empty() ? ""
+                       : fmt::format("  static constexpr ::std::uint32_t offsets[] = {{\n{}  }};\n"
+                                     "  static constexpr ::std::uint32_t sizes[] = {{\n{}  }};\n",
+                                     Offsets, Sizes);
     AccessDefinitions += fmt::format(
         "template <>\n"
         "struct cilkpp::rt::record_access<{0}> {{\n"
         "  using type = {0};\n"
-        "  static constexpr ::std::uint32_t offsets[] = {{\n{1}  }};\n"
-        "  static constexpr ::std::uint32_t sizes[] = {{\n{2}  }};\n"
+        "{1}"
         "  static void construct(void *object) noexcept {{ ::new (object) type(); }}\n"
         "  static void destroy(void *object) noexcept {{ static_cast<type *>(object)->~type(); }}\n"
         "}};\n",
-        Type, Offsets, Sizes);
+        Type, Layout);
   }
 
   ASTContext &Ctx;
