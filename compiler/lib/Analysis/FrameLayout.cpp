@@ -3,6 +3,7 @@
 #include "Analysis/ContinuationPoints.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
+#include "Support/Movable.h"
 #include "Support/Nameable.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -262,9 +263,62 @@ bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const Va
          (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl()));
 }
 
+// Constructed in the frame and destroyed by the generated code.
+bool hasManagedType(ASTContext &Ctx, const VarDecl *V) {
+  return !V->getType()->isReferenceType() && !V->getType().isTriviallyCopyableType(Ctx);
+}
+
+// The generated code destroys a managed field explicitly where its block is
+// left; C++ destroys a local on the stack at the same `}` or jump, but only
+// afterwards. A class-type local declared after a managed field, in its
+// scope, must die first: it is managed too, so that the generated code
+// destroys both, latest first.
+void manageLocalsInScopeOfManagedFields(ASTContext &Ctx, ParentMap &PM, const FunctionDecl *FD, VarSet &Fields) {
+  struct Walker {
+    ASTContext &Ctx;
+    ParentMap &PM;
+    const Stmt *Body;
+    VarSet &Fields;
+    // Per open scope: has a managed field been declared in it so far?
+    std::vector<bool> Managing;
+
+    bool managing() const { return llvm::is_contained(Managing, true); }
+    void declare(const VarDecl *V) {
+      if (!V->hasLocalStorage() || !hasManagedType(Ctx, V)) return;
+      if (!Fields.contains(V)) {
+        if (!managing() || !isSupportedField(Ctx, PM, Body, V)) return;
+        Fields.insert(V);
+      }
+      Managing.back() = true;
+    }
+    void walk(const Stmt *S) {
+      if (!S || isa<LambdaExpr>(S)) return;
+      const bool Opens = isa<CompoundStmt, ForStmt, IfStmt, WhileStmt, SwitchStmt, CXXForRangeStmt, CXXCatchStmt>(S);
+      if (Opens) Managing.push_back(false);
+      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D)) {
+            walk(V->getInit());
+            declare(V);
+          }
+      } else {
+        for (const Stmt *Child : S->children()) walk(Child);
+      }
+      if (Opens) Managing.pop_back();
+    }
+  } W{Ctx, PM, FD->getBody(), Fields, {false}};
+  for (const ParmVarDecl *P : FD->parameters())
+    if (Fields.contains(P) && hasManagedType(Ctx, P)) W.Managing.back() = true;
+  W.walk(FD->getBody());
+}
+
 bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P);
 
 bool checkFieldType(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V, const ContinuationPoint *P) {
+  if (isa<ParmVarDecl>(V) && !V->getType()->isReferenceType() && !isMoveConstructible(V->getType())) {
+    diag::report(Ctx.getDiagnostics(), V->getLocation(), diag::ImmovableParameter) << V->getName() << V->getType();
+    return false;
+  }
   return isSupportedField(Ctx, PM, Body, V) || reportUnsupportedField(Ctx, V, P);
 }
 
@@ -403,8 +457,7 @@ Residency residencyOf(ASTContext &Ctx, const CilkProcedure &Proc, const ScopeWal
     if (const VarDecl *V = S.TargetLValue ? localStorageOf(S.TargetLValue) : nullptr; V && Walker.Fields.contains(V))
       R.Resident.insert(V);
   for (const VarDecl *V : Walker.Fields)
-    if (!V->getType()->isReferenceType() && !V->getType().isTriviallyCopyableType(Ctx))
-      R.Managed.insert(V), R.Resident.insert(V);
+    if (hasManagedType(Ctx, V)) R.Managed.insert(V), R.Resident.insert(V);
   // Variables declared together are rewritten together, so they share
   // residency.
   shareResidencyWithinDeclarations(Proc.Definition->getBody(), Walker.Fields, R.Resident);
@@ -484,6 +537,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   bool Ok = true;
   for (const VarDecl *V : Walker.Fields) Ok &= checkFieldType(Ctx, PM, FD->getBody(), V, Walker.FirstPoint[V]);
   if (!Ok) return false;
+  manageLocalsInScopeOfManagedFields(Ctx, PM, FD, Walker.Fields);
 
   AddressTakenFinder Taken(PM, Walker.Fields);
   Taken.TraverseStmt(FD->getBody());

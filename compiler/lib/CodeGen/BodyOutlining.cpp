@@ -193,6 +193,19 @@ bool leavesBody(const Stmt *Body) {
   return E.Found;
 }
 
+// The `throw;` statements of a handler's block that rethrow the exception
+// it handles (not those of handlers or lambdas inside it).
+class Rethrows : public RecursiveASTVisitor<Rethrows> {
+ public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXCatchStmt(CXXCatchStmt *) { return true; }
+  bool VisitCXXThrowExpr(CXXThrowExpr *E) {
+    if (!E->getSubExpr()) Found.push_back(E);
+    return true;
+  }
+  std::vector<const CXXThrowExpr *> Found;
+};
+
 // Using-declarations and namespace aliases in a function body: a body that
 // moves out of their scope would lose them.
 class ScopedNames : public RecursiveASTVisitor<ScopedNames> {
@@ -281,6 +294,31 @@ class Outliner {
       CapturesThis = Uses.UsesThis;
     }
     std::optional<std::string> BodyText = movedBody(R);
+    // A handler's frame may resume on another thread, where no exception is
+    // being handled: `throw;` rethrows the one its call passed on.
+    if (R.Handler && BodyText) {
+      Rethrows Found;
+      Found.TraverseStmt(const_cast<Stmt *>(R.body()));
+      if (!Found.Found.empty()) {
+        const unsigned Begin = SM.getFileOffset(bodyRange(R).getBegin());
+        std::vector<unsigned> At;
+        for (const CXXThrowExpr *E : Found.Found) {
+          if (E->getThrowLoc().isMacroID()) return false;
+          At.push_back(SM.getFileOffset(E->getThrowLoc()) - Begin);
+        }
+        llvm::sort(At, std::greater<>());
+        for (unsigned Offset : At)
+          BodyText->replace(Offset, std::strlen("throw"), "::std::rethrow_exception(__cilkpp_handled)");
+        Params.push_back({"::std::exception_ptr __cilkpp_handled", "::std::current_exception()", "__cilkpp_handled"});
+        if (!IncludedExceptionHeader) {
+          // <exception> declares what the moved block now names; the #line
+          // keeps the file's own line numbers.
+          const SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
+          Main.InsertTextBefore(Start, "#include <exception>\n" + lineDirective(1, FileName));
+          IncludedExceptionHeader = true;
+        }
+      }
+    }
     if (!BodyText || clashes(R, Params)) return false;
 
     const auto *Method = dyn_cast<CXXMethodDecl>(Host);
@@ -634,6 +672,7 @@ class Outliner {
   Rewriter &Main;
   StringRef FileName;
   FreshNames Names;
+  bool IncludedExceptionHeader = false;
 };
 
 // Lambdas held in locals (`auto f = [&] { ... };`), with the local.

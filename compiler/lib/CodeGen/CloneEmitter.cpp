@@ -6,6 +6,7 @@
 #include "CodeGen/TryBlocks.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
+#include "Support/Movable.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
@@ -63,9 +64,16 @@ class CloneBuilder {
   std::optional<std::string> build() {
     collectWholeStatements();
     findPackExpansions();
+    // A discarded branch becomes `{}`: a statement with its `;` (which
+    // would end an `if` before its `else`).
+    const StringRef File = SM.getBufferData(SM.getMainFileID());
     for (SourceRange R : discardedBranches(FD)) {
       const CharSourceRange Range = fileRange(SM, R);
-      Discarded.push_back({SM.getFileOffset(Range.getBegin()), offsetAfter(Range.getEnd())});
+      const unsigned Begin = SM.getFileOffset(Range.getBegin());
+      unsigned End = offsetAfter(Range.getEnd());
+      if (!File.slice(Begin, End).starts_with("{") && !File.slice(Begin, End).ends_with(";"))
+        if (const SourceLocation Semi = semicolonAfter(Ctx, Range.getEnd()); Semi.isValid()) End = offsetAfter(Semi);
+      Discarded.push_back({Begin, End});
     }
     if (!substituteFrameAccesses()) return std::nullopt;
     expandPacks();
@@ -91,12 +99,18 @@ class CloneBuilder {
     // names must mean the instantiation's arguments.
     const std::string Aliases = templateParameterAliases(FD);
     Final.InsertTextAfterToken(Body->getLBracLoc(), (Aliases.empty() ? "" : " " + Aliases) + prologue());
-    Final.InsertTextBefore(Body->getRBracLoc(), epilogue());
+    // The body's own fields die after the implicit sync at its end (its
+    // children may still use them), then the frame is freed; a nested
+    // block's at its end. Later fields first, as C++ destroys them.
+    const bool EpilogueDestroys = Kind == CloneKind::Resume && Frame.FallsOffEnd;
+    std::string BodyCleanups;
+    for (const FrameField &F : Frame.Fields) {
+      if (!F.ManagedLifetime) continue;
+      if (EpilogueDestroys && F.Block == Body) BodyCleanups = destroy(F.Var) + BodyCleanups;
+      else Final.InsertTextBefore(F.Block->getRBracLoc(), destroy(F.Var));
+    }
+    Final.InsertTextAfter(Body->getRBracLoc(), epilogue(BodyCleanups));
     Final.InsertTextAfter(Body->getRBracLoc(), unwinding());
-    // Inserted before the epilogue, which frees the frame; later fields
-    // first, as C++ destroys them.
-    for (const FrameField &F : Frame.Fields)
-      if (F.ManagedLifetime) Final.InsertTextBefore(F.Block->getRBracLoc(), destroy(F.Var));
     // Inserted before the destructions: a scope's sync waits for children
     // that may use its variables.
     for (unsigned I = 0; I < Proc.Scopes.size(); ++I) rewriteScope(I);
@@ -113,6 +127,14 @@ class CloneBuilder {
   std::string fieldOf(const VarDecl *V) const { return "__frame->" + Frame.field(V)->Name; }
   std::string accessOf(const VarDecl *V) const {
     return Frame.field(V)->IsReference ? fmt::format("(*{})", fieldOf(V)) : fieldOf(V);
+  }
+  // A use of V in the user's code: a const variable's field is not const
+  // (the generated code stores into it), but its uses must see it const, for
+  // overload resolution.
+  std::string useOf(const VarDecl *V) const {
+    const QualType T = V->getType();
+    return !T->isReferenceType() && T.isConstQualified() ? fmt::format("::std::as_const({})", accessOf(V))
+                                                         : accessOf(V);
   }
   // What stores V's current value (or referent) into its field.
   std::string valueToStore(const VarDecl *V, const std::string &Name) const {
@@ -350,7 +372,7 @@ class CloneBuilder {
         std::optional<SourceLocation> Loc =
             B.writtenLoc(DR->getLocation(), "a variable that lives across a continuation point");
         if (!Loc) return Ok = false, true;
-        B.substitute(*Loc, V->getName().size(), B.accessOf(V));
+        B.substitute(*Loc, V->getName().size(), B.useOf(V));
         return true;
       }
 
@@ -531,8 +553,31 @@ class CloneBuilder {
 
   // A spawn of a cilk procedure calls its fast clone, unless the call
   // dispatches virtually: then the public entry runs the override.
+  // A spawn that binds a temporary to a reference parameter calls the
+  // procedure's public entry instead, which returns only when the call and
+  // all it spawned have completed: a stolen continuation of the child
+  // could otherwise outlive the temporary, which dies with the spawn's
+  // statement.
+  static bool bindsTemporaryToReference(const SpawnSite &Site) {
+    const auto *Callee = Site.Callee;
+    if (!Callee) return false;
+    const unsigned Offset = isa<CXXOperatorCallExpr>(Site.Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = Offset; I < Site.Call->getNumArgs() && I - Offset < Callee->getNumParams(); ++I) {
+      if (!Callee->getParamDecl(I - Offset)->getType()->isReferenceType()) continue;
+      const Expr *Arg = Site.Call->getArg(I);
+      while (true) {
+        if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Arg)) Arg = Cleanups->getSubExpr();
+        else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Arg)) Arg = Cast->getSubExpr();
+        else if (const auto *Paren = dyn_cast<ParenExpr>(Arg)) Arg = Paren->getSubExpr();
+        else break;
+      }
+      if (isa<MaterializeTemporaryExpr>(Arg)) return true;
+    }
+    return false;
+  }
+
   bool callsFastClone(const SpawnSite &Site) const {
-    if (!IsCilkCallee(Site.Callee)) return false;
+    if (!IsCilkCallee(Site.Callee) || bindsTemporaryToReference(Site)) return false;
     const auto *Method = dyn_cast<CXXMethodDecl>(Site.Callee);
     if (!Method || !Method->isVirtual()) return true;
     // `B::m()` calls B's m without dispatch.
@@ -547,8 +592,15 @@ class CloneBuilder {
     const auto *ME = cast<MemberExpr>(Call->getCallee()->IgnoreParens());
     const Expr *Base = ME->getBase();
     if (const auto *This = dyn_cast<CXXThisExpr>(Base->IgnoreImpCasts()); This && This->isImplicit()) return "__this";
-    std::string Text = text(Base->getSourceRange());
-    return ME->isArrow() ? Text : fmt::format("__builtin_addressof({})", Text);
+    if (!ME->isArrow()) return fmt::format("__builtin_addressof({})", text(Base->getSourceRange()));
+    return arrowOperand(Base);
+  }
+  // The pointer `p->` dereferences: `p` itself, or what an overloaded `->`
+  // (a smart pointer, an iterator) returns, applied as often as C++ does.
+  std::string arrowOperand(const Expr *Base) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Base->IgnoreParenImpCasts());
+    if (!Op || Op->getOperator() != OO_Arrow) return text(Base->getSourceRange());
+    return fmt::format("({}).operator->()", arrowOperand(Op->getArg(0)));
   }
 
   void spawnArguments(const SpawnSite &Site, std::string &Decls, std::string &Args) {
@@ -584,6 +636,14 @@ class CloneBuilder {
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T.getUnqualifiedType(), Name), Value);
         Args += Name;
       } else {
+        // The argument is moved into the parameter, unless a fast clone
+        // takes it by reference.
+        const FunctionDecl *Callee = Site.Callee;
+        const bool Referenced = callsFastClone(Site) && Callee && I - First < Callee->getNumParams() &&
+                                passesByRvalueReference(Ctx, Callee->getParamDecl(I - First));
+        if (Kind == CloneKind::Fast && !Referenced && !isMoveConstructible(T))
+          diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Arg->getBeginLoc()), diag::ImmovableArgument)
+              << T.getUnqualifiedType();
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T.getUnqualifiedType(), Name), Value);
         Args += fmt::format("static_cast<{} &&>({})", typeQualified(Ctx, T.getUnqualifiedType()), Name);
       }
@@ -992,11 +1052,16 @@ class CloneBuilder {
               : CharSourceRange::getTokenRange(Keyword, Keyword);
     CharSourceRange SemiRange = CharSourceRange::getTokenRange(Semi, Semi);
     const bool ValueDelivered = Value && !isVoid();
-    // `return v;` moves v ([class.copy.elision]), but the clones name v's
-    // frame field, which would be copied: spell the move out.
-    const VarDecl *Moved = implicitlyMovedVariable(Value);
-    const bool SpellMove = ValueDelivered && Moved && accessesFrame(Moved);
+    // `return v;` moves v ([class.copy.elision]); the clones name v's frame
+    // field, or store v into `__ret`, where it would be copied: spell the
+    // move out.
+    const VarDecl *Moved = ValueDelivered ? implicitlyMovedVariable(Value) : nullptr;
+    const bool SpellMove = Moved && (accessesFrame(Moved) || Kind == CloneKind::Resume || Frame.EagerFrame);
     const std::string Open = SpellMove ? "::std::move(" : "", Close = SpellMove ? ")" : "";
+    // `return {a, b};` initialises `__ret` as written; any other value is
+    // parenthesised (it may be a comma expression).
+    const bool Braced = Value && *SM.getCharacterData(SM.getExpansionLoc(Value->getBeginLoc())) == '{';
+    const std::string InitOpen = Braced ? "" : "(", InitClose = Braced ? "" : ")";
     // Class-type fields in scope die after the value is computed.
     const std::string Cleanups = cleanupsFor(R, FD->getBody());
     if (Kind == CloneKind::Fast) {
@@ -1011,8 +1076,8 @@ class CloneBuilder {
       const std::string Free = Cleanups + " ::cilkpp::rt::free_frame(__w, __frame);";
       if (ValueDelivered) {
         // The value may read the frame, so it is computed before the free.
-        Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret = {}", returnType(), Open));
-        Final.ReplaceText(SemiRange, fmt::format("{};{} return __ret; }}", Close, Free));
+        Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret = {}{}", returnType(), InitOpen, Open));
+        Final.ReplaceText(SemiRange, fmt::format("{}{};{} return __ret; }}", Close, InitClose, Free));
       } else if (Value && isVoid()) {
         Final.ReplaceText(KeywordRange, "{ ");
         Final.ReplaceText(SemiRange, fmt::format(";{} return; }}", Free));
@@ -1024,10 +1089,11 @@ class CloneBuilder {
     }
     const int Entry = Frame.ReturnEntry[Index];
     std::string Prefix = "{ " + (Entry ? resumeSync(Entry) : std::string());
-    if (ValueDelivered && !Cleanups.empty()) {
-      Final.ReplaceText(KeywordRange, fmt::format("{}{} __ret = ({}", Prefix, returnType(), Open));
-      Final.ReplaceText(SemiRange, fmt::format("{});{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, {}); return; }}",
-                                               Close, Cleanups, returnType(), movedIfClass(FD->getReturnType(), "__ret")));
+    if (ValueDelivered && (!Cleanups.empty() || Braced)) {
+      Final.ReplaceText(KeywordRange, fmt::format("{}{} __ret = {}{}", Prefix, returnType(), InitOpen, Open));
+      Final.ReplaceText(SemiRange, fmt::format("{}{};{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, {}); return; }}",
+                                               Close, InitClose, Cleanups, returnType(),
+                                               movedIfClass(FD->getReturnType(), "__ret")));
     } else if (!Cleanups.empty()) {
       Final.ReplaceText(KeywordRange, Prefix);
       Final.ReplaceText(SemiRange, fmt::format(";{} ::cilkpp::rt::complete_frame(__w, __frame); return; }}", Cleanups));
@@ -1072,11 +1138,11 @@ class CloneBuilder {
         Out += fmt::format(" {} = {};", fieldOf(P), valueToStore(P, parameterName(P)));
         continue;
       }
-      // Moved, not copied, into the frame; the frame's object is the one the
-      // body uses and destroys.
+      // Moved, not copied, into the frame (a const one is copied, as C++
+      // would); the frame's object is the one the body uses and destroys.
       const std::string T = typeQualified(Ctx, P->getType().getUnqualifiedType());
-      Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({})){};", fieldOf(P), T, T,
-                         parameterName(P), markLive(P));
+      Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({})){};", fieldOf(P), T,
+                         typeQualified(Ctx, P->getType()), parameterName(P), markLive(P));
     }
     return (Frame.MayThrow ? Out + " try {" : Out) + EntryPoll;
   }
@@ -1121,15 +1187,17 @@ class CloneBuilder {
         unwindEntry(), DestroyLive);
   }
 
-  // What runs when control falls off the closing brace.
-  std::string epilogue() {
+  // What runs when control falls off the closing brace (in the resume
+  // clone, Cleanups destroy the body's fields after the implicit sync).
+  std::string epilogue(const std::string &Cleanups) {
     if (!Frame.FallsOffEnd) return "";
     const bool IsMain = FD->isMain();
     if (Kind == CloneKind::Fast) {
       std::string Out = Frame.EagerFrame ? " ::cilkpp::rt::free_frame(__w, __frame);" : "";
       return IsMain ? Out + " return 0; " : Out + (Out.empty() ? "" : " ");
     }
-    std::string Out = " { " + (Frame.EndEntry ? resumeSync(Frame.EndEntry) : std::string());
+    std::string Out = " { " + (Frame.EndEntry ? resumeSync(Frame.EndEntry) : std::string()) +
+                      (Cleanups.empty() ? "" : Cleanups.substr(1) + " ");
     if (IsMain) return Out + "::cilkpp::rt::complete_frame<int>(__w, __frame, 0); return; } ";
     if (isVoid()) return Out + "::cilkpp::rt::complete_frame(__w, __frame); return; } ";
     return Out + "__builtin_unreachable(); } ";

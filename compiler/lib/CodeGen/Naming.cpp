@@ -320,13 +320,33 @@ std::string declareQualified(ASTContext &Ctx, QualType T, StringRef Name) {
 
 std::string declareAsWritten(ASTContext &Ctx, QualType T, StringRef Name) { return print(Ctx, T, Name); }
 
-std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults) {
+bool passesByRvalueReference(ASTContext &Ctx, const ParmVarDecl *P) {
+  const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
+  if (!FD) return false;
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  if (!Pattern && FD->getPrimaryTemplate()) Pattern = FD->getPrimaryTemplate()->getTemplatedDecl();
+  if (!Pattern) Pattern = FD->getInstantiatedFromMemberFunction();
+  if (!Pattern) Pattern = FD;
+  // (A pack shifts the instantiation's parameters against the pattern's.)
+  if (Pattern->getNumParams() != FD->getNumParams() ||
+      llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *Q) { return Q->isParameterPack(); }))
+    return false;
+  const QualType Written = Pattern->getParamDecl(P->getFunctionScopeIndex())->getType();
+  return !Written->isDependentType() && !Written->isReferenceType() && Written->isRecordType() &&
+         !Written.isTriviallyCopyableType(Ctx);
+}
+
+std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults, bool ForFastClone) {
   std::string Out;
   for (const ParmVarDecl *P : FD->parameters()) {
     if (!Out.empty()) Out += ", ";
+    // An instantiation's discarded `if constexpr` branches may have used it.
+    if (ForFastClone && FD->isTemplateInstantiation()) Out += "[[maybe_unused]] ";
     // (`Ts... xs` prints its pattern: `Ts xs...` would be a C variadic.)
     if (const auto *Pack = P->getType()->getAs<PackExpansionType>())
       Out += declareQualified(Ctx, Pack->getPattern(), "..." + P->getName().str());
+    else if (ForFastClone && passesByRvalueReference(Ctx, P))
+      Out += declareQualified(Ctx, Ctx.getRValueReferenceType(P->getType()), parameterName(P));
     else
       Out += declareQualified(Ctx, P->getType(), parameterName(P));
     if (WithDefaults && P->hasDefaultArg() && !P->hasUninstantiatedDefaultArg()) {

@@ -89,8 +89,18 @@ std::string declareAsWritten(clang::ASTContext &Ctx, clang::QualType T, llvm::St
 std::string typeQualified(clang::ASTContext &Ctx, clang::QualType T);
 
 // "int n, const char *s" for the procedure's parameters, optionally with
-// their default arguments.
-std::string parameterList(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, bool WithDefaults);
+// their default arguments; a fast clone's list (ForFastClone) takes the
+// by-value parameters that passesByRvalueReference names as `T &&`.
+std::string parameterList(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, bool WithDefaults,
+                          bool ForFastClone = false);
+
+// A by-value parameter of a class type that is not trivially copyable, as
+// the fast clone takes it: by rvalue reference to the object its caller
+// made (the public entry's parameter, a spawn's evaluated argument), so that
+// only a frame that keeps it across a continuation point moves it. A type
+// written dependent on a template parameter stays by value, as every
+// specialization must declare the template's signature.
+bool passesByRvalueReference(clang::ASTContext &Ctx, const clang::ParmVarDecl *P);
 
 // "static ", "inline " as the procedure was declared ("template <> " first
 // for an explicit specialization, which has no storage class).

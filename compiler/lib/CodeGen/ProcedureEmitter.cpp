@@ -6,6 +6,7 @@
 #include "CodeGen/SourceText.h"
 #include "Support/Instantiations.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Lex/Lexer.h"
@@ -85,7 +86,9 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   for (const FrameMember &M : Members) Out += fmt::format("  {}\n", M.Declaration);
   if (Frame.MayThrow) Out += destroyLive(Frame);
   if (llvm::any_of(Members, [](const FrameMember &M) { return M.RawStorage; }))
-    Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", Names.Frame);
+    // (A specialization's constructor is named without its template
+    // arguments: C++20 no longer allows them there.)
+    Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", StringRef(Names.Frame).take_until([](char C) { return C == '<'; }));
   Out += "};\n";
   // The resume clone is declared before the frame infos take its address
   // (for a class template's member, before that instantiates it).
@@ -109,15 +112,16 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
 
 std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
   std::string Args;
-  // By-value parameters of class type move on to the fast clone: the public
-  // entry's copy is not one the serial program makes.
+  // By-value parameters of class type move on to the fast clone (which
+  // takes most by reference: passesByRvalueReference), as rvalue
+  // references do.
   for (const ParmVarDecl *P : FD->parameters()) {
     QualType T = P->getType();
     if (const auto *Pack = T->getAs<PackExpansionType>())
       Args += fmt::format(", static_cast<{}{}>({})...", typeQualified(Ctx, Pack->getPattern()),
                           Pack->getPattern()->isReferenceType() ? "" : " &&", P->getName());
-    else if (!T->isReferenceType() && !T.isTriviallyCopyableType(Ctx))
-      Args += fmt::format(", static_cast<{} &&>({})", typeQualified(Ctx, T.getUnqualifiedType()), P->getName());
+    else if (T->isRValueReferenceType() || (!T->isReferenceType() && !T.isTriviallyCopyableType(Ctx)))
+      Args += fmt::format(", static_cast<decltype({0}) &&>({0})", P->getName());
     else
       Args += fmt::format(", {}", P->getName());
   }
@@ -133,12 +137,30 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
 
 }  // namespace
 
+// Where the definition starts, its leading attributes included
+// (`[[nodiscard]] long f(...)`): the frame and clones go before them.
+static SourceLocation declarationBegin(ASTContext &Ctx, const FunctionDecl *FD) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
+  for (const Attr *A : FD->attrs()) {
+    // (The `cilk` keyword, an annotation, is removed where it stands.)
+    if (A->isInherited() || A->isImplicit() || A->getRange().isInvalid() || isa<AnnotateAttr>(A)) continue;
+    const SourceLocation At = SM.getExpansionLoc(A->getRange().getBegin());
+    if (SM.isWrittenInMainFile(At) && SM.isBeforeInTranslationUnit(At, Begin)) Begin = At;
+  }
+  if (Begin == SM.getExpansionLoc(FD->getBeginLoc())) return Begin;
+  // A standard attribute's range starts at its name, inside the `[[`.
+  const StringRef Before = SM.getBufferData(SM.getFileID(Begin)).take_front(SM.getFileOffset(Begin)).rtrim();
+  return Before.ends_with("[[") ? Begin.getLocWithOffset(-static_cast<int>(SM.getFileOffset(Begin) - Before.size() + 2))
+                                : Begin;
+}
+
 // The fast clone's declarator. It throws what the procedure throws, so it is
 // noexcept exactly when the procedure is declared so: every file that
 // declares the procedure agrees on that. A member's takes `this` as __this.
 static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, StringRef Prefix, StringRef Name,
                                  bool WithDefaults) {
-  std::string Params = parameterList(Ctx, FD, WithDefaults);
+  std::string Params = parameterList(Ctx, FD, WithDefaults, /*ForFastClone=*/true);
   if (thisClass(FD))
     Params = "[[maybe_unused]] " + declareThis(Ctx, FD) + (Params.empty() ? "" : ", ") + Params;
   return fmt::format("{}{} {}({}, {}{}{}){}", Prefix, typeQualified(Ctx, FD->getReturnType()), Name,
@@ -202,7 +224,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   if (!FastBody || !ResumeBody) return false;
 
   const auto *Body = cast<CompoundStmt>(FD->getBody());
-  SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
+  const SourceLocation Begin = declarationBegin(Ctx, FD);
   SourceLocation LBrace = SM.getExpansionLoc(Body->getLBracLoc());
   SourceLocation RBrace = SM.getExpansionLoc(Body->getRBracLoc());
   const unsigned BeginLine = SM.getPresumedLineNumber(Begin), BeginColumn = SM.getSpellingColumnNumber(Begin);
@@ -232,8 +254,14 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
 
   std::string After = fmt::format("\n{}", lineDirective(BodyLine, FileName));
+  // `long ns::fib(long n) {...}` defines the fast clone declared in ns.
+  std::string Qualifier;
+  if (!Member && FD->getQualifierLoc())
+    Qualifier = Lexer::getSourceText(CharSourceRange::getTokenRange(FD->getQualifierLoc().getSourceRange()), SM,
+                                     Ctx.getLangOpts())
+                    .str();
   After += fmt::format("{} {}\n",
-                       fastSignature(Ctx, FD, Member ? "" : storagePrefix(FD), fastName(FD, Names),
+                       fastSignature(Ctx, FD, Member ? "" : storagePrefix(FD), Qualifier + fastName(FD, Names),
                                      /*WithDefaults=*/false),
                        *FastBody);
   After += lineDirective(BodyLine, FileName);

@@ -167,6 +167,12 @@ class LoopBinder {
     } else if (const auto *C = dyn_cast_or_null<CXXOperatorCallExpr>(Cond); C && C->getNumArgs() == 2) {
       Test = testOf(C->getOperator());
       L = C->getArg(0), R = C->getArg(1);
+    } else if (const auto *Rewritten = dyn_cast_or_null<CXXRewrittenBinaryOperator>(Cond)) {
+      // C++20 spells `it != end` as `!(it == end)` (or `a < b` through `<=>`):
+      // the comparison as written.
+      const CXXRewrittenBinaryOperator::DecomposedForm Written = Rewritten->getDecomposedForm();
+      Test = testOf(Written.Opcode);
+      L = Written.LHS, R = Written.RHS;
     }
     if (Test && refersTo(L, Loop.Var) && !refersTo(R, Loop.Var)) {
       Loop.Test = *Test;

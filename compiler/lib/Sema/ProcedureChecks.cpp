@@ -112,6 +112,12 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
       Pattern && Pattern->getReturnType()->getContainedDeducedType())
     return isa<CXXMethodDecl>(FD) ? "a member of a class template with a deduced return type"
                                   : "a function template with a deduced return type";
+  // The translation spells the template's head, and an `auto` parameter's
+  // invented template parameter has no name to spell.
+  if (const FunctionTemplateDecl *Template = FD->getPrimaryTemplate() ? FD->getPrimaryTemplate()
+                                                                     : FD->getDescribedFunctionTemplate())
+    if (llvm::any_of(*Template->getTemplateParameters(), [](const NamedDecl *P) { return P->isImplicit(); }))
+      return "an abbreviated function template (a parameter declared 'auto': write 'template <class T>' instead)";
   if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate(); Primary && FD->isTemplateInstantiation()) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.

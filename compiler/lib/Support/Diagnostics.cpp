@@ -74,6 +74,12 @@ constexpr Description Descriptions[NumIDs] = {
      "cilkpp: '%0' is read before a sync, while the spawned child that writes it may still be running"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: 'goto' jumps across a continuation point (spawn or sync); not supported"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: parameter '%0' of type %1 moves into the procedure's frame, but %1 has no usable move or copy "
+     "constructor; not supported (take it by reference)"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: argument of type %0 passed by value to a spawned call is evaluated before the spawn and then moved "
+     "into the parameter, but %0 has no usable move or copy constructor; not supported (pass it by reference)"},
 };
 
 }  // namespace

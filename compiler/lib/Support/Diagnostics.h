@@ -38,6 +38,8 @@ enum ID {
   ScopeLeft,
   ReadOfOutstandingTarget,
   GotoAcrossContinuation,
+  ImmovableParameter,
+  ImmovableArgument,
   NumIDs
 };
 
