@@ -261,14 +261,16 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
                                      Ctx.getLangOpts())
                     .str();
   After += fmt::format("{} {}\n",
-                       fastSignature(Ctx, FD, Member ? "" : storagePrefix(FD), Qualifier + fastName(FD, Names),
+                       // (A member defined in its class is inline, and so is its clone.)
+                       fastSignature(Ctx, FD, Member ? (FD->isInlined() ? "inline " : "") : storagePrefix(FD),
+                                     Qualifier + fastName(FD, Names),
                                      /*WithDefaults=*/false),
                        *FastBody);
   After += lineDirective(BodyLine, FileName);
   const std::string Resume = fmt::format(
       "void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
       Names.Scope, Names.Resume, *ResumeBody);
-  After += Member ? Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
+  After += Member ? (FD->isInlined() ? "inline " : "") + Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
 
   if (AfterClass) {
     // The class is complete there (Sema checked that the ';' exists).
@@ -320,7 +322,9 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     const std::string Fast = fastSignature(
         Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD)),
         /*WithDefaults=*/false);
-    const std::string Specialization = Member ? explicitSpecialization(FD) : "template <> ";
+    // Inline, as the instantiation it translates: other files of the
+    // program instantiate it too.
+    const std::string Specialization = (Member ? explicitSpecialization(FD) : "template <> ") + "inline ";
     Declarations += fmt::format("{}{};\n", Specialization, Fast);
     AtEnd += lineDirective(BodyLine, FileName);
     AtEnd += fmt::format("{}{} {}\n", Specialization, Fast, *FastBody);

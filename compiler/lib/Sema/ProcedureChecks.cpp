@@ -112,6 +112,9 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
       Pattern && Pattern->getReturnType()->getContainedDeducedType())
     return isa<CXXMethodDecl>(FD) ? "a member of a class template with a deduced return type"
                                   : "a function template with a deduced return type";
+  // Its frame and clones would be declared inside the class.
+  if (FD->getFriendObjectKind() != Decl::FOK_None && FD->getLexicalDeclContext()->isRecord())
+    return "a friend function defined in its class";
   // The translation spells the template's head, and an `auto` parameter's
   // invented template parameter has no name to spell.
   if (const FunctionTemplateDecl *Template = FD->getPrimaryTemplate() ? FD->getPrimaryTemplate()
