@@ -30,4 +30,5 @@ run() {  # run NAME ARGS...: a translated test program under ThreadSanitizer
 }
 run mug-stress 14 16
 run poll-points
+run root-calls-from-threads
 echo "tsan: no reports"

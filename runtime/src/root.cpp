@@ -1,4 +1,6 @@
 // Root calls: entering the runtime from ordinary code.
+#include <memory>
+
 #include "cilkpp/rt/abi.h"
 #include "hetero.h"
 #include "runtime.h"
@@ -21,6 +23,18 @@ void wait_for_callee(Worker *w, Frame &waiter) noexcept {
   w->schedule_until(waiter.join);
   clock.enter(Activity::working, w->stats());
 }
+
+// Not in the runtime's slots, so no thief ever looks at it: everything it
+// spawns stays on its deque, each sync finds its children done, and its root
+// calls never wait (wait_for_callee returns at once), which is what lets
+// another thread's root call wait for this thread.
+constexpr unsigned kPrivateWorkerIndex = ~0u;
+
+Worker &private_worker(Runtime &runtime) {
+  thread_local std::unique_ptr<Worker> worker;
+  if (!worker) worker = std::make_unique<Worker>(runtime, kPrivateWorkerIndex);
+  return *worker;
+}
 }  // namespace
 
 RootFrame::RootFrame() noexcept {
@@ -40,7 +54,7 @@ RootScope::RootScope() noexcept {
     // A root call from code a worker runs: nest on that worker. Waiting for
     // it (if it escapes) runs other frames on top of the current C stack.
     worker_ = w;
-    bound_here_ = false;
+    binding_ = Binding::nested;
     // run_root reads escaping to learn whether *this* call's root procedure
     // escaped, so a stale true from an unwind in progress must not leak in
     // (it would wait forever for a count nobody hands back) and the call
@@ -51,10 +65,15 @@ RootScope::RootScope() noexcept {
   }
   saved_escaping_ = false;
   Runtime &runtime = Runtime::instance();
-  runtime.begin_root();
+  if (!runtime.try_begin_root()) {
+    worker_ = &private_worker(runtime);
+    binding_ = Binding::private_worker;
+    Worker::bind(worker_);
+    return;
+  }
   worker_ = &runtime.worker(0);
+  binding_ = Binding::worker0;
   Worker::bind(worker_);
-  bound_here_ = true;
   runtime.placement().note(0);
   runtime.clock(0).enter(Activity::working, worker_->stats());
   start_running(*worker_);
@@ -62,7 +81,11 @@ RootScope::RootScope() noexcept {
 
 RootScope::~RootScope() {
   worker_->escaping = saved_escaping_;
-  if (!bound_here_) return;
+  if (binding_ == Binding::nested) return;
+  if (binding_ == Binding::private_worker) {
+    Worker::bind(nullptr);
+    return;
+  }
   Runtime &runtime = worker_->runtime();
   stop_running(*worker_);
   runtime.clock(0).enter(Activity::none, worker_->stats());

@@ -73,13 +73,14 @@ void Runtime::wake_all() noexcept {
   epoch_.notify_all();
 }
 
-void Runtime::begin_root() noexcept {
-  root_mutex_.lock();
+bool Runtime::try_begin_root() noexcept {
+  if (!root_mutex_.try_lock()) return false;
   std::lock_guard<std::mutex> guard(state_mutex_);
   // After shutdown nobody steals; worker 0 then runs the call on its own.
-  if (stopped_.load(std::memory_order_relaxed)) return;
+  if (stopped_.load(std::memory_order_relaxed)) return true;
   active_.store(1, std::memory_order_release);
   wake_all();
+  return true;
 }
 
 void Runtime::end_root() noexcept {

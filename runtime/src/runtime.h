@@ -46,10 +46,12 @@ class Runtime {
   CpuPlacement &placement() noexcept { return *placement_; }
   std::uint64_t reference_core_ns() const noexcept { return reference_core_ns_; }
 
-  // An outermost root call, made by a thread that is not a worker. Root calls
-  // from different threads are serialized: begin_root blocks while another
-  // one is active. Between the two the calling thread acts as worker 0.
-  void begin_root() noexcept;
+  // An outermost root call, made by a thread that is not a worker: true when
+  // the calling thread may act as worker 0 until end_root. False while
+  // another thread's root call holds the workers; the caller then runs its
+  // call on a private worker (root.cpp) rather than wait, since that call
+  // may be waiting for this thread.
+  bool try_begin_root() noexcept;
   void end_root() noexcept;
 
   // Reads 1 while a root call is active, 0 otherwise; worker threads

@@ -97,14 +97,22 @@ void Throttle::start(Worker &w) noexcept {
     sigemptyset(&sa.sa_mask);
     sigaction(throttle_signal(), &sa, nullptr);
   });
+  // Worker 0 is whichever thread makes the root call: a timer made for an
+  // earlier caller would throttle (and signal) that thread instead.
+  const pid_t tid = static_cast<pid_t>(gettid());
+  if (has_timer_ && timer_thread_ != tid) {
+    timer_delete(timer_);
+    has_timer_ = false;
+  }
   if (!has_timer_) {
     sigevent sev{};
     sev.sigev_notify = SIGEV_THREAD_ID;
     sev.sigev_signo = throttle_signal();
     sev.sigev_value.sival_ptr = this;
-    sev._sigev_un._tid = static_cast<pid_t>(gettid());
+    sev._sigev_un._tid = tid;
     if (timer_create(CLOCK_MONOTONIC, &sev, &timer_) != 0) return;
     has_timer_ = true;
+    timer_thread_ = tid;
   }
   // Sleeping to the microsecond, not the default 50 us timer slack.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);

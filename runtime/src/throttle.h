@@ -17,6 +17,8 @@
 #include <csignal>
 #include <ctime>
 
+#include <sys/types.h>
+
 #include "config.h"
 
 namespace cilkpp::rt {
@@ -62,6 +64,7 @@ class Throttle {
   std::atomic<std::uint64_t> overhead_cpu_ns_{0};  // sleep cut short by a mug request, owed next period
   Worker *worker_ = nullptr;
   timer_t timer_{};
+  pid_t timer_thread_ = 0;  // the thread the timer signals
   bool has_timer_ = false;
 };
 

@@ -171,6 +171,28 @@ TEST_P(Scheduler, RootCallsNestInsideParallelCode) {
   EXPECT_EQ(Worker::current(), nullptr);
 }
 
+TEST_P(Scheduler, RootCallFromAThreadThatParallelCodeJoinsCompletes) {
+  // The thread cannot have worker 0 while this root call holds it; waiting
+  // for it would wait for this call, which waits for the thread.
+  static std::atomic<int> leaves, wrong;
+  leaves = 0;
+  wrong = 0;
+  leaf_hook = [](int n) {
+    if (leaves.fetch_add(1) % 64 != 0) return n;
+    int inner = -1;
+    std::thread t([&inner] { inner = fib(15); });
+    t.join();
+    if (inner != 610) ++wrong;
+    return n;
+  };
+  EXPECT_EQ(hfib(18), serial_fib(18));
+  leaf_hook = nullptr;
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(Worker::current(), nullptr);
+  // The workers are free again: the next root call gets them.
+  EXPECT_EQ(fib(20), serial_fib(20));
+}
+
 TEST_P(Scheduler, WorkerThreadsAreBoundToTheirWorkers) {
   static std::atomic<int> misbound;
   misbound = 0;

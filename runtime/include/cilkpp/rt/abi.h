@@ -180,7 +180,9 @@ class ResultStorage<T, false> {
 // A root call: a cilk procedure called from ordinary code (main, a library,
 // or a plain function that a cilk procedure called). On a thread that is not
 // a worker it starts the runtime if needed and binds the thread as worker 0
-// for the duration of the call; on a worker it nests. The worker's escaping
+// for the duration of the call, or, while another thread's root call holds
+// worker 0, as a private worker that nobody steals from (the call then runs
+// serially); on a worker it nests. The worker's escaping
 // flag is saved and cleared for the call and restored after it: a nested
 // call may come from a destructor that runs while the worker unwinds a
 // stolen continuation.
@@ -197,8 +199,9 @@ class RootScope {
   void wait(RootFrame &root);
 
  private:
+  enum class Binding : std::uint8_t { nested, worker0, private_worker };
   Worker *worker_;
-  bool bound_here_;
+  Binding binding_;
   bool saved_escaping_;
 };
 
