@@ -681,7 +681,11 @@ class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
   bool VisitVarDecl(VarDecl *V) {
     if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit()) return true;
     const auto *L = dyn_cast<LambdaExpr>(V->getInit()->IgnoreImplicit());
-    if (L && V->getType()->getAsCXXRecordDecl() == L->getLambdaClass()) Found.push_back({V, L});
+    if (!L) return true;
+    // In a template the lambda is type-dependent, so `auto` stays undeduced.
+    const QualType T = V->getType();
+    if (T->getAsCXXRecordDecl() == L->getLambdaClass() || (isa<AutoType>(T.getTypePtr()) && T->isDependentType()))
+      Found.push_back({V, L});
     return true;
   }
   std::vector<std::pair<const VarDecl *, const LambdaExpr *>> Found;
