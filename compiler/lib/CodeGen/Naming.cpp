@@ -251,20 +251,40 @@ static bool namesTemplateTemplateParameter(QualType T) {
   return F.Found;
 }
 
-// A specialization of a variadic class template (`Bag<int, std::string>`),
-// anywhere in a type: getFullyQualifiedType leaves the arguments of its pack
-// unqualified.
-static bool specializesVariadicTemplate(QualType T) {
+// A function type inside a type (`long (const std::string &)`), looking
+// through pointers, references, arrays and template arguments.
+static bool containsFunctionType(QualType T) {
+  const QualType C = T.getCanonicalType();
+  if (C->isFunctionType()) return true;
+  if (const auto *P = C->getAs<PointerType>()) return containsFunctionType(P->getPointeeType());
+  if (const auto *R = C->getAs<ReferenceType>()) return containsFunctionType(R->getPointeeType());
+  if (const auto *M = C->getAs<MemberPointerType>()) return containsFunctionType(M->getPointeeType());
+  if (const auto *A = C->getAsArrayTypeUnsafe()) return containsFunctionType(A->getElementType());
+  const auto *RT = C->getAs<RecordType>();
+  const auto *Spec = RT ? dyn_cast<ClassTemplateSpecializationDecl>(RT->getDecl()) : nullptr;
+  return Spec && llvm::any_of(Spec->getTemplateArgs().asArray(), [](const TemplateArgument &Arg) {
+           return Arg.getKind() == TemplateArgument::Type && containsFunctionType(Arg.getAsType());
+         });
+}
+
+// Template arguments getFullyQualifiedType leaves unqualified, anywhere in a
+// type: those of a variadic class template's pack (`Bag<int, std::string>`)
+// and those inside a function type (`std::function<long (const T &)>` with
+// T = std::string).
+static bool hasArgumentsLeftUnqualified(QualType T) {
   struct Finder : RecursiveASTVisitor<Finder> {
     bool Found = false;
+    void check(const TemplateArgument &Arg) {
+      Found |= Arg.getKind() == TemplateArgument::Pack ||
+               (Arg.getKind() == TemplateArgument::Type && containsFunctionType(Arg.getAsType()));
+    }
     bool VisitRecordType(RecordType *RT) {
       if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RT->getDecl()))
-        for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
-          Found |= Arg.getKind() == TemplateArgument::Pack;
+        for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) check(Arg);
       return !Found;
     }
     bool VisitTemplateSpecializationType(TemplateSpecializationType *TST) {
-      for (const TemplateArgument &Arg : TST->template_arguments()) Found |= Arg.getKind() == TemplateArgument::Pack;
+      for (const TemplateArgument &Arg : TST->template_arguments()) check(Arg);
       if (!TST->isSugared()) return !Found;
       return !Found && TraverseType(TST->desugar());
     }
@@ -275,7 +295,7 @@ static bool specializesVariadicTemplate(QualType T) {
 
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return T.getCanonicalType();
-  if (!T->isDependentType() && specializesVariadicTemplate(T)) return T.getCanonicalType();
+  if (!T->isDependentType() && hasArgumentsLeftUnqualified(T)) return T.getCanonicalType();
   // getFullyQualifiedType would qualify a class template's parameter with
   // the class (`Summer<Vec>::Box<long>`); generated code names such types
   // only inside that class, where they need no qualification.
