@@ -558,21 +558,26 @@ class CloneBuilder {
   // all it spawned have completed: a stolen continuation of the child
   // could otherwise outlive the temporary, which dies with the spawn's
   // statement.
+  static bool isTemporary(const Expr *E) {
+    while (true) {
+      if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E)) E = Cleanups->getSubExpr();
+      else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) E = Cast->getSubExpr();
+      else if (const auto *Paren = dyn_cast<ParenExpr>(E)) E = Paren->getSubExpr();
+      else break;
+    }
+    return isa<MaterializeTemporaryExpr>(E);
+  }
+  // Including the object of a member call (`spawn S{}.m()`).
   static bool bindsTemporaryToReference(const SpawnSite &Site) {
     const auto *Callee = Site.Callee;
     if (!Callee) return false;
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
+        Member && Member->getImplicitObjectArgument() && isTemporary(Member->getImplicitObjectArgument()))
+      return true;
     const unsigned Offset = isa<CXXOperatorCallExpr>(Site.Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
-    for (unsigned I = Offset; I < Site.Call->getNumArgs() && I - Offset < Callee->getNumParams(); ++I) {
-      if (!Callee->getParamDecl(I - Offset)->getType()->isReferenceType()) continue;
-      const Expr *Arg = Site.Call->getArg(I);
-      while (true) {
-        if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Arg)) Arg = Cleanups->getSubExpr();
-        else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Arg)) Arg = Cast->getSubExpr();
-        else if (const auto *Paren = dyn_cast<ParenExpr>(Arg)) Arg = Paren->getSubExpr();
-        else break;
-      }
-      if (isa<MaterializeTemporaryExpr>(Arg)) return true;
-    }
+    for (unsigned I = Offset; I < Site.Call->getNumArgs() && I - Offset < Callee->getNumParams(); ++I)
+      if (Callee->getParamDecl(I - Offset)->getType()->isReferenceType() && isTemporary(Site.Call->getArg(I)))
+        return true;
     return false;
   }
 
@@ -592,7 +597,10 @@ class CloneBuilder {
     const auto *ME = cast<MemberExpr>(Call->getCallee()->IgnoreParens());
     const Expr *Base = ME->getBase();
     if (const auto *This = dyn_cast<CXXThisExpr>(Base->IgnoreImpCasts()); This && This->isImplicit()) return "__this";
-    if (!ME->isArrow()) return fmt::format("__builtin_addressof({})", text(Base->getSourceRange()));
+    // (`std::move(o).m()`: an xvalue has no address that & could take.)
+    if (!ME->isArrow())
+      return fmt::format("{}({})", Base->isLValue() ? "__builtin_addressof" : "::cilkpp::rt::object_address",
+                         text(Base->getSourceRange()));
     return arrowOperand(Base);
   }
   // The pointer `p->` dereferences: `p` itself, or what an overloaded `->`

@@ -105,8 +105,13 @@ ProcedureNames namesFor(const FunctionDecl *FD, unsigned OverloadIndex) {
     InfoBase = "__cilkpp_" + Path + "_" + Unique;
     Scope = memberScope(FD);
   }
+  // Fast clones overload as the procedures do, except on a ref-qualifier:
+  // both `m() &` and `m() &&` take the object as a pointer.
+  const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+  const std::string Fast =
+      "__cilkpp_" + Name + (Method && Method->getRefQualifier() == RQ_RValue ? "_rvalue" : "") + "_fast";
   return {"__cilkpp_" + Unique + "_frame", InfoBase + "_info", InfoBase + "_stack_info",
-          "__cilkpp_" + Unique + "_resume", "__cilkpp_" + Name + "_fast", Scope};
+          "__cilkpp_" + Unique + "_resume", Fast, Scope};
 }
 
 std::string classInScope(ASTContext &Ctx, const CXXRecordDecl *RD) {

@@ -177,6 +177,13 @@ class ResultStorage<T, false> {
   T value_{};
 };
 
+// The object of a spawned `std::move(o).m()`, which & cannot take the
+// address of (an xvalue); the object itself outlives the call.
+template <class T>
+constexpr std::remove_reference_t<T> *object_address(T &&object) noexcept {
+  return __builtin_addressof(object);
+}
+
 // A root call: a cilk procedure called from ordinary code (main, a library,
 // or a plain function that a cilk procedure called). On a thread that is not
 // a worker it starts the runtime if needed and binds the thread as worker 0
