@@ -20,6 +20,8 @@
 #   CILKPP_TRANSLATE_OPTIONS   extra translator flags (-fcilkpp-count-spawns, ...)
 #   CILKPP_SHARED_RUNTIME      link the shared runtime (default: the static one,
 #                              or the shared one for shared and module libraries)
+#   CILKPP_TSAN_RUNTIME        link the static runtime built for ThreadSanitizer
+#                              (default: when CMAKE_CXX_FLAGS has -fsanitize=thread)
 #
 # Expects the targets Cilkpp::cilkpp (the driver) and Cilkpp::runtime /
 # Cilkpp::runtime_shared: CilkppConfig.cmake imports them, the cilkpp source
@@ -100,7 +102,10 @@ function(target_cilkpp_sources target visibility)
 
   get_target_property(configured ${target} _CILKPP_CONFIGURED)
   if(NOT configured)
-    foreach(property CILKPP_SERIAL CILKPP_TRANSLATE_OPTIONS CILKPP_SHARED_RUNTIME)
+    if(NOT DEFINED CILKPP_TSAN_RUNTIME AND CMAKE_CXX_FLAGS MATCHES "-fsanitize=([^ ]*,)?thread")
+      set(CILKPP_TSAN_RUNTIME ON)
+    endif()
+    foreach(property CILKPP_SERIAL CILKPP_TRANSLATE_OPTIONS CILKPP_SHARED_RUNTIME CILKPP_TSAN_RUNTIME)
       get_target_property(value ${target} ${property})
       if(value STREQUAL "value-NOTFOUND" AND DEFINED ${property})
         set_property(TARGET ${target} PROPERTY ${property} "${${property}}")
@@ -111,7 +116,9 @@ function(target_cilkpp_sources target visibility)
     # the build system is generated, so the property may be set later.
     set(type "$<TARGET_PROPERTY:TYPE>")
     set(shared "$<OR:$<BOOL:$<TARGET_PROPERTY:CILKPP_SHARED_RUNTIME>>,$<STREQUAL:${type},SHARED_LIBRARY>,$<STREQUAL:${type},MODULE_LIBRARY>>")
-    target_link_libraries(${target} PRIVATE "$<IF:${shared},Cilkpp::runtime_shared,Cilkpp::runtime>")
+    set(tsan "$<BOOL:$<TARGET_PROPERTY:CILKPP_TSAN_RUNTIME>>")
+    target_link_libraries(${target} PRIVATE
+      "$<IF:${tsan},Cilkpp::runtime_tsan,$<IF:${shared},Cilkpp::runtime_shared,Cilkpp::runtime>>")
     # The translation is C++17 or later.
     target_compile_features(${target} PRIVATE cxx_std_17)
     _cilkpp_response_file(${target} rsp)
@@ -144,10 +151,6 @@ function(target_cilkpp_sources target visibility)
       COMMENT "Translating ${relative} (${target})"
       VERBATIM)
     target_sources(${target} PRIVATE "${output}")
-    # `#include "x.h"` looks next to the .cilkpp file, as it did when the
-    # translator parsed it, not next to the translation in the build tree.
-    get_filename_component(source_dir "${absolute}" DIRECTORY)
-    set_property(SOURCE "${output}" APPEND PROPERTY COMPILE_OPTIONS -iquote "${source_dir}")
     # Editors and `make` show the .cilkpp file with the target's sources.
     set_source_files_properties("${absolute}" PROPERTIES HEADER_FILE_ONLY TRUE)
     target_sources(${target} PRIVATE "${absolute}")

@@ -5,6 +5,7 @@
 // line here plus the member in Config.
 #include "config.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -66,7 +67,7 @@ bool policy(std::string_view value, Config &cfg) {
 
 bool beta(std::string_view value, Config &cfg) {
   double b = 0;
-  if (!number(value, b) || !(b > 1.0) || b > 1e6) return false;
+  if (!number(value, b) || !(b > 1.0)) return false;
   cfg.beta = b;
   return true;
 }
@@ -158,6 +159,17 @@ Config load_config_or_exit() {
   if (!r.error.empty()) {
     std::fprintf(stderr, "%s\n", r.error.c_str());
     std::exit(2);
+  }
+  // The trace is written at exit; a run that could not keep it should not
+  // start (a long benchmark would lose it at the end).
+  if (!r.config.trace_path.empty()) {
+    std::FILE *probe = std::fopen(r.config.trace_path.c_str(), "w");
+    if (!probe) {
+      std::fprintf(stderr, "cilkpp: error: CILKPP_TRACE='%s' cannot be written: %s\n", r.config.trace_path.c_str(),
+                   std::strerror(errno));
+      std::exit(2);
+    }
+    std::fclose(probe);
   }
   return r.config;
 }

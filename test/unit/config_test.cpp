@@ -73,6 +73,7 @@ TEST(Config, PolicyBetaAndSpeeds) {
   EXPECT_EQ(r.config.speeds[2].high, 0.5);
   EXPECT_EQ(parse({"CILKPP_POLICY=ecs"}).config.policy, Policy::ecs);
   EXPECT_EQ(parse({"CILKPP_BETA=1e3"}).config.beta, 1000.0);
+  EXPECT_EQ(parse({"CILKPP_BETA=1e9"}).config.beta, 1e9);  // never mugs, in effect
 }
 
 TEST(Config, BadSchedulerSettings) {

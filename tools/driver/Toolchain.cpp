@@ -24,6 +24,21 @@ bool Runtime::exists() const {
   return fs::exists(Header) && fs::exists(Library);
 }
 
+const std::string &runtimeLibraryFor(const Runtime &RT, const Options &O) {
+  bool Thread = false;
+  for (const Arg &A : O.Args) {
+    if (A.K != Arg::HostFlag) continue;
+    llvm::StringRef Flag(A.Text);
+    const bool On = Flag.consume_front("-fsanitize="), Off = !On && Flag.consume_front("-fno-sanitize=");
+    if (!On && !Off) continue;
+    llvm::SmallVector<llvm::StringRef, 4> Kinds;
+    Flag.split(Kinds, ',');
+    for (llvm::StringRef K : Kinds)
+      if (K == "thread" || (Off && K == "all")) Thread = On;
+  }
+  return Thread ? RT.TsanLibrary : RT.Library;
+}
+
 std::string driverPath(const char *Argv0) {
   // Any address inside the executable lets LLVM fall back to dladdr when
   // /proc/self/exe is unavailable.
@@ -43,11 +58,14 @@ Runtime locateRuntime(const std::string &DriverPath) {
   Dir = Prefix;
   path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_LIBRARY_NAME);
   Installed.Library = std::string(Dir);
+  Dir = Prefix;
+  path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_TSAN_LIBRARY_NAME);
+  Installed.TsanLibrary = std::string(Dir);
   Installed.Installed = true;
   if (Installed.exists()) return Installed;
 
   return Runtime{CILKPP_BUILD_RUNTIME_INCLUDE_DIR, CILKPP_BUILD_RUNTIME_LIBRARY,
-                 false};
+                 CILKPP_BUILD_RUNTIME_TSAN_LIBRARY, false};
 }
 
 std::optional<std::vector<std::string>> hostCompiler() {
@@ -87,11 +105,6 @@ std::vector<std::string> hostBaseCommand(const Options &O, const Runtime &RT,
   Cmd.push_back("-I" + RT.IncludeDir);
   Cmd.insert(Cmd.end(), O.PreprocessorArgs.begin(), O.PreprocessorArgs.end());
   return Cmd;
-}
-
-std::string sourceDirectory(llvm::StringRef Source) {
-  llvm::StringRef Dir = path::parent_path(Source);
-  return Dir.empty() ? std::string(".") : std::string(Dir);
 }
 
 std::string shellQuote(llvm::StringRef S) {

@@ -17,11 +17,17 @@ namespace cilkpp::driver {
 struct Runtime {
   std::string IncludeDir;  // holds cilkpp/runtime.h
   std::string Library;     // libcilkpp_rt.a
+  std::string TsanLibrary; // libcilkpp_rt_tsan.a, for -fsanitize=thread
   bool Installed = false;  // found through the install layout
 
   // Whether both are really there (a build tree may have been cleaned).
   bool exists() const;
 };
+
+// The runtime library a program built with the user's host flags links:
+// the ThreadSanitizer one when they sanitize threads (`-fsanitize=thread`,
+// not cancelled by a later `-fno-sanitize=`).
+const std::string &runtimeLibraryFor(const Runtime &RT, const Options &O);
 
 // Uses the install layout next to the running executable when it is complete
 // (P/bin/cilkpp, P/include/cilkpp/runtime.h, P/lib/libcilkpp_rt.a), else the
@@ -43,11 +49,6 @@ std::vector<std::string> translatorArgs(const Options &O, const Runtime &RT);
 // -std, -O, -g, the runtime include dir and the user's -I/-D/... flags.
 std::vector<std::string> hostBaseCommand(const Options &O, const Runtime &RT,
                                          llvm::ArrayRef<std::string> Host);
-
-// The directory `#include "..."` searches first for a source file. The host
-// compiler sees a translation in another directory, so it gets this one with
-// -iquote; "." for a file named without a directory.
-std::string sourceDirectory(llvm::StringRef Source);
 
 // Quotes `S` for a POSIX shell if it needs it.
 std::string shellQuote(llvm::StringRef S);

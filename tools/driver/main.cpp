@@ -12,6 +12,7 @@
 #include "cilkpp/compiler/Translate.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
@@ -68,6 +69,11 @@ int Driver::run() {
     return 1;
   }
   if (!checkInputs(Inputs)) return 1;
+  for (const std::string &In : Inputs)
+    if (!O.Output.empty() && llvm::sys::fs::equivalent(In, O.Output)) {
+      error("input file '" + In + "' is the same as the output file");
+      return 1;
+    }
 
   if (O.EmitCpp || O.DumpSignatures) {
     if (Inputs.size() != 1 || classifyInput(Inputs[0]) != InputKind::Cilkpp) {
@@ -177,20 +183,18 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
   // before any compiler runs.
   struct Job {
     std::string Source, Object;
-    std::optional<std::string> QuoteDir;  // of a .cilkpp source
   };
   std::vector<Job> Jobs;
   bool Ok = true;
   for (const std::string &In : Sources) {
     std::string Object =
         O.Output.empty() ? (path::stem(In) + ".o").str() : O.Output;
-    Job J{In, Object, std::nullopt};
+    Job J{In, Object};
     if (classifyInput(In) == InputKind::Cilkpp) {
       std::optional<std::string> Cpp = translationPath(In, Object);
       if (!Cpp) return 1;
       Ok = translateTo(In, *Cpp) && Ok;
       J.Source = *Cpp;
-      J.QuoteDir = sourceDirectory(In);
     }
     Jobs.push_back(std::move(J));
   }
@@ -200,7 +204,6 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
   Base.insert(Base.end(), HostFlags.begin(), HostFlags.end());
   for (const Job &J : Jobs) {
     std::vector<std::string> Cmd = Base;
-    if (J.QuoteDir) Cmd.insert(Cmd.end(), {"-iquote", *J.QuoteDir});
     Cmd.insert(Cmd.end(), {"-c", J.Source, "-o", J.Object});
     if (int Status = runCommand(Cmd, O.Verbose)) return Status;
   }
@@ -216,14 +219,6 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
   // Inputs and host flags keep their relative order, which the linker needs
   // (`x.o -lm`); translated inputs are replaced by their C++.
   const std::string Output = O.Output.empty() ? "a.out" : O.Output;
-  // One host run compiles every translation, so each sees the quote-include
-  // directories of all .cilkpp inputs, in input order.
-  std::vector<std::string> QuoteDirs;
-  for (const Arg &A : Args)
-    if (A.K == Arg::Input && classifyInput(A.Text) == InputKind::Cilkpp &&
-        llvm::find(QuoteDirs, sourceDirectory(A.Text)) == QuoteDirs.end())
-      QuoteDirs.push_back(sourceDirectory(A.Text));
-  for (const std::string &Dir : QuoteDirs) Cmd.insert(Cmd.end(), {"-iquote", Dir});
   bool Ok = true;
   for (const Arg &A : Args) {
     if (A.K == Arg::Input && classifyInput(A.Text) == InputKind::Cilkpp) {
@@ -239,7 +234,7 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
 
   if (!O.Output.empty()) Cmd.insert(Cmd.end(), {"-o", O.Output});
   // The runtime goes after the user's objects and libraries that use it.
-  Cmd.insert(Cmd.end(), {RT.Library, "-pthread"});
+  Cmd.insert(Cmd.end(), {runtimeLibraryFor(RT, O), "-pthread"});
   return runCommand(Cmd, O.Verbose);
 }
 

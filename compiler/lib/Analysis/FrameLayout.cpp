@@ -254,10 +254,18 @@ bool isStorableReference(const VarDecl *V) {
   }
 }
 
+// A std::initializer_list points at an array that is a temporary of its
+// declaration: in a frame it would outlive the fast clone's stack. (A
+// parameter's is the caller's, which outlives the call.)
+bool isInitializerList(QualType T) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->getName() == "initializer_list" && RD->isInStdNamespace();
+}
+
 // Can V be a frame field at all (FrameDescription.h)?
 bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V) {
   QualType T = V->getType();
-  if (isa<DecompositionDecl>(V)) return false;
+  if (isa<DecompositionDecl>(V) || (isInitializerList(T) && !isa<ParmVarDecl>(V))) return false;
   if (isStorableReference(V)) return true;
   return !T->isReferenceType() && isNameableOutsideFunction(T) &&
          (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl()));
@@ -548,7 +556,10 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   if (!Ok) return false;
   const Residency R = residencyOf(Ctx, Proc, Walker, Taken);
 
-  llvm::StringSet<> Used;
+  // The members a frame inherits from rt::Frame (runtime/include/cilkpp/rt/
+  // frame.h): a field of the same name would hide one from generated code.
+  llvm::StringSet<> Used = {"info", "parent", "result_slot", "entry", "visibility",
+                            "join", "next_ready", "promoted", "pending"};
   for (const VarDecl *V : Walker.Fields) {
     const std::string Base = nameOf(V);
     std::string Name = Base;

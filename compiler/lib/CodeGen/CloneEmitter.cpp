@@ -553,36 +553,50 @@ class CloneBuilder {
 
   // A spawn of a cilk procedure calls its fast clone, unless the call
   // dispatches virtually: then the public entry runs the override.
-  // A spawn that binds a temporary to a reference parameter calls the
-  // procedure's public entry instead, which returns only when the call and
-  // all it spawned have completed: a stolen continuation of the child
-  // could otherwise outlive the temporary, which dies with the spawn's
-  // statement.
-  static bool isTemporary(const Expr *E) {
-    while (true) {
-      if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E)) E = Cleanups->getSubExpr();
-      else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) E = Cast->getSubExpr();
-      else if (const auto *Paren = dyn_cast<ParenExpr>(E)) E = Paren->getSubExpr();
-      else break;
+  //
+  // Temporaries in a spawn's arguments die with its statement (C++ keeps
+  // them for the call), so an argument that refers into one (a reference,
+  // pointer or view parameter: `spawn g(std::vector<long>(n)[1])`,
+  // `spawn count(std::string(s) + "x")` into a std::string_view) or a
+  // member call's temporary object (`spawn S{}.m()`) cannot be evaluated
+  // before the spawn and used afterwards. Such a spawn is the plain call the
+  // serial elision makes, temporaries and all: it returns when the child
+  // and everything it spawned have completed (the child's own spawns still
+  // run in parallel).
+  class TemporaryFinder : public RecursiveASTVisitor<TemporaryFinder> {
+   public:
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitMaterializeTemporaryExpr(MaterializeTemporaryExpr *) {
+      Found = true;
+      return false;  // (stops the traversal)
     }
-    return isa<MaterializeTemporaryExpr>(E);
+    bool Found = false;
+  };
+  static bool createsTemporary(const Expr *E) {
+    TemporaryFinder F;
+    F.TraverseStmt(const_cast<Expr *>(E));
+    return F.Found;
   }
-  // Including the object of a member call (`spawn S{}.m()`).
-  static bool bindsTemporaryToReference(const SpawnSite &Site) {
-    const auto *Callee = Site.Callee;
-    if (!Callee) return false;
+  // Parameters whose value may point into their argument's temporaries.
+  static bool mayReferToArgument(QualType T, ASTContext &Ctx) {
+    T = T.getNonReferenceType().getCanonicalType();
+    return T->isPointerType() || T->isMemberPointerType() || (T->isRecordType() && T.isTriviallyCopyableType(Ctx));
+  }
+  bool callsWithTemporaries(const SpawnSite &Site) const {
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
-        Member && Member->getImplicitObjectArgument() && isTemporary(Member->getImplicitObjectArgument()))
+        Member && Member->getImplicitObjectArgument() && createsTemporary(Member->getImplicitObjectArgument()))
       return true;
-    const unsigned Offset = isa<CXXOperatorCallExpr>(Site.Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
-    for (unsigned I = Offset; I < Site.Call->getNumArgs() && I - Offset < Callee->getNumParams(); ++I)
-      if (Callee->getParamDecl(I - Offset)->getType()->isReferenceType() && isTemporary(Site.Call->getArg(I)))
-        return true;
+    const std::vector<QualType> Params = parameterTypes(Site.Call);
+    const unsigned First = calledObject(Site) ? 1 : 0;
+    for (unsigned I = First; I < Site.Call->getNumArgs() && I - First < Params.size(); ++I) {
+      const QualType T = Params[I - First];
+      if ((T->isReferenceType() || mayReferToArgument(T, Ctx)) && createsTemporary(Site.Call->getArg(I))) return true;
+    }
     return false;
   }
 
   bool callsFastClone(const SpawnSite &Site) const {
-    if (!IsCilkCallee(Site.Callee) || bindsTemporaryToReference(Site)) return false;
+    if (!IsCilkCallee(Site.Callee) || callsWithTemporaries(Site)) return false;
     const auto *Method = dyn_cast<CXXMethodDecl>(Site.Callee);
     if (!Method || !Method->isVirtual()) return true;
     // `B::m()` calls B's m without dispatch.
@@ -668,6 +682,14 @@ class CloneBuilder {
     const int Entry = Frame.SpawnEntry[Index];
     const bool Fast = Kind == CloneKind::Fast;
     std::string Decls = constructedTarget(Site), Args;
+    if (callsWithTemporaries(Site)) {
+      std::string Target;
+      if (Site.Target) Target = (accessesFrame(Site.Target) ? fieldOf(Site.Target) : Site.Target->getName().str()) + " = ";
+      if (Site.TargetLValue) Target = text(Site.TargetLValue->getSourceRange()) + " = ";
+      const std::string Call = fmt::format("{{ {}{}{}; }}", Decls, Target, text(Site.Call->getSourceRange()));
+      if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Call, Entry);
+      return declaredTarget(Site, Call);
+    }
     spawnArguments(Site, Decls, Args);
     // After the arguments, as C++17 evaluates `lhs = f(args)`.
     if (Site.TargetLValue)
@@ -887,7 +909,8 @@ class CloneBuilder {
 
   // Whether the fast clone's spawn needs the frame: all but plainTailCallText.
   bool exposesContinuation(unsigned Index) const {
-    return !Frame.SpawnIsTail[Index] || callsFastClone(Proc.Spawns[Index]);
+    const SpawnSite &Site = Proc.Spawns[Index];
+    return !callsWithTemporaries(Site) && (!Frame.SpawnIsTail[Index] || callsFastClone(Site));
   }
   bool hasExposingSpawn() const {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I)

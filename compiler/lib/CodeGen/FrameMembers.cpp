@@ -29,12 +29,31 @@ FrameMember bookkeeping(ASTContext &Ctx, QualType T, std::string Name, const cha
   return M;
 }
 
+// An implicit default constructor that is trivial but deleted: a member
+// that is a reference or const without an initializer, here or in a member.
+bool implicitDefaultConstructorIsDeleted(ASTContext &Ctx, const CXXRecordDecl *Class) {
+  for (const FieldDecl *F : Class->fields()) {
+    if (F->hasInClassInitializer()) continue;
+    const QualType T = Ctx.getBaseElementType(F->getType());
+    if (T->isReferenceType()) return true;
+    if (const auto *Member = T->getAsCXXRecordDecl()) {
+      if (!Member->hasDefinition()) continue;
+      if (T.isConstQualified() && !Member->hasUserProvidedDefaultConstructor()) return true;
+      if (implicitDefaultConstructorIsDeleted(Ctx, Member)) return true;
+    } else if (T.isConstQualified()) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Whether the frame's own constructor could not default-initialise a member
-// of type T (no default constructor, or one that does work): the clones
-// assign it before use anyway.
+// of type T (no default constructor, one that does work, or a deleted one):
+// the clones assign it before use anyway.
 bool needsRawStorage(ASTContext &Ctx, QualType T) {
   const auto *Class = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
-  return Class && Class->hasDefinition() && !Class->hasTrivialDefaultConstructor();
+  return Class && Class->hasDefinition() &&
+         (!Class->hasTrivialDefaultConstructor() || implicitDefaultConstructorIsDeleted(Ctx, Class));
 }
 
 }  // namespace

@@ -105,11 +105,13 @@ ProcedureNames namesFor(const FunctionDecl *FD, unsigned OverloadIndex) {
     InfoBase = "__cilkpp_" + Path + "_" + Unique;
     Scope = memberScope(FD);
   }
-  // Fast clones overload as the procedures do, except on a ref-qualifier:
-  // both `m() &` and `m() &&` take the object as a pointer.
+  // Fast clones overload as the procedures do, except on a ref-qualifier
+  // (both `m() &` and `m() &&` take the object as a pointer) and across an
+  // anonymous namespace: a call qualified with the enclosing namespace would
+  // not look into the anonymous one where the enclosing one has the name.
   const auto *Method = dyn_cast<CXXMethodDecl>(FD);
-  const std::string Fast =
-      "__cilkpp_" + Name + (Method && Method->getRefQualifier() == RQ_RValue ? "_rvalue" : "") + "_fast";
+  const std::string Fast = "__cilkpp_" + Name + (Method && Method->getRefQualifier() == RQ_RValue ? "_rvalue" : "") +
+                           (FD->isInAnonymousNamespace() ? "_internal" : "") + "_fast";
   return {"__cilkpp_" + Unique + "_frame", InfoBase + "_info", InfoBase + "_stack_info",
           "__cilkpp_" + Unique + "_resume", Fast, Scope};
 }
@@ -298,7 +300,38 @@ static bool hasArgumentsLeftUnqualified(QualType T) {
   return F.Found;
 }
 
+// T with the sugar that only means something inside its function replaced by
+// what it stands for: a local alias (`using Num = long;`), `decltype(x)` of a
+// local. (Outer levels of pointers and references are looked through.)
+static QualType withoutLocalSugar(ASTContext &Ctx, QualType T) {
+  const Qualifiers Local = T.getLocalQualifiers();
+  const Type *Ty = T.getTypePtr();
+  QualType Inner;
+  if (const auto *E = dyn_cast<ElaboratedType>(Ty)) {
+    Inner = withoutLocalSugar(Ctx, E->getNamedType());
+    if (Inner == E->getNamedType()) return T;
+  } else if (const auto *Alias = dyn_cast<TypedefType>(Ty)) {
+    if (!Alias->getDecl()->getDeclContext()->isFunctionOrMethod()) return T;
+    Inner = withoutLocalSugar(Ctx, Alias->desugar());
+  } else if (const auto *Decltype = dyn_cast<DecltypeType>(Ty)) {
+    if (Decltype->isDependentType()) return T;
+    Inner = withoutLocalSugar(Ctx, Decltype->getUnderlyingType());
+  } else if (const auto *P = dyn_cast<PointerType>(Ty)) {
+    const QualType Pointee = withoutLocalSugar(Ctx, P->getPointeeType());
+    if (Pointee == P->getPointeeType()) return T;
+    Inner = Ctx.getPointerType(Pointee);
+  } else if (const auto *R = dyn_cast<ReferenceType>(Ty)) {
+    const QualType Pointee = withoutLocalSugar(Ctx, R->getPointeeTypeAsWritten());
+    if (Pointee == R->getPointeeTypeAsWritten()) return T;
+    Inner = isa<LValueReferenceType>(R) ? Ctx.getLValueReferenceType(Pointee) : Ctx.getRValueReferenceType(Pointee);
+  } else {
+    return T;
+  }
+  return Ctx.getQualifiedType(Inner, Local);
+}
+
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
+  T = withoutLocalSugar(Ctx, T);
   if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return T.getCanonicalType();
   if (!T->isDependentType() && hasArgumentsLeftUnqualified(T)) return T.getCanonicalType();
   // getFullyQualifiedType would qualify a class template's parameter with

@@ -163,9 +163,14 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
   std::string Params = parameterList(Ctx, FD, WithDefaults, /*ForFastClone=*/true);
   if (thisClass(FD))
     Params = "[[maybe_unused]] " + declareThis(Ctx, FD) + (Params.empty() ? "" : ", ") + Params;
-  return fmt::format("{}{} {}({}, {}{}{}){}", Prefix, typeQualified(Ctx, FD->getReturnType()), Name,
-                     HiddenParameters, FastCloneOrderParameter, Params.empty() ? "" : ", ", Params,
-                     declaredNothrow(FD) ? " noexcept" : "");
+  const std::string Result = typeQualified(Ctx, FD->getReturnType());
+  // A dependent result written after the parameters may name them
+  // (`-> decltype(n + 1)`): it stays there.
+  const bool Trailing =
+      FD->getReturnType()->isDependentType() && FD->getType()->castAs<FunctionProtoType>()->hasTrailingReturn();
+  return fmt::format("{}{} {}({}, {}{}{}){}{}", Prefix, Trailing ? "auto" : Result, Name, HiddenParameters,
+                     FastCloneOrderParameter, Params.empty() ? "" : ", ", Params, declaredNothrow(FD) ? " noexcept" : "",
+                     Trailing ? " -> " + Result : "");
 }
 
 // An explicit specialization's fast clone specialises the template's.

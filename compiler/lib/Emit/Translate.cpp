@@ -17,6 +17,7 @@
 #include "CodeGen/SourceText.h"
 #include "Dialect/Keywords.h"
 #include "Dialect/Pragmas.h"
+#include "Emit/QuoteIncludes.h"
 #include "Emit/SerialElision.h"
 #include "Sema/ProcedureFinder.h"
 #include "Support/Instantiations.h"
@@ -88,6 +89,18 @@ class FastPrototypes {
   llvm::DenseMap<const FunctionDecl *, unsigned> Offsets;
 };
 
+// Where the names of a procedure's frame and clones must differ from those
+// of other procedures of the same name: an anonymous or inline namespace's
+// names are visible in the enclosing one too.
+const DeclContext *overloadScope(const FunctionDecl *FD) {
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+  while (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+    if (!NS->isAnonymousNamespace() && !NS->isInline()) break;
+    DC = NS->getParent()->getRedeclContext();
+  }
+  return DC;
+}
+
 bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses,
                          llvm::ArrayRef<GrainPragma> Pragmas, const EmitSettings &Settings) {
   const StringRef FileName = Settings.FileName;
@@ -151,7 +164,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   std::vector<const FunctionDecl *> TemplateOrder;
   for (const FrameDescription &Frame : Frames) {
     const FunctionDecl *FD = Frame.Procedure->Definition;
-    unsigned Index = Overloads[{FD->getDeclContext()->getRedeclContext(), FD->getName().str()}]++;
+    unsigned Index = Overloads[{overloadScope(FD), FD->getName().str()}]++;
     // The template's body as written (for a member function template of a
     // class template, not the class instantiation's declaration of it).
     const FunctionDecl *Pattern = nullptr;
@@ -214,8 +227,8 @@ struct RoundResult {
 class TranslationConsumer : public ASTConsumer {
  public:
   TranslationConsumer(const TranslateOptions &Options, bool MayOutline, std::vector<KeywordUse> &Uses,
-                      std::vector<GrainPragma> &Pragmas, RoundResult &Result)
-      : Options(Options), MayOutline(MayOutline), Uses(Uses), Pragmas(Pragmas), Result(Result) {}
+                      std::vector<GrainPragma> &Pragmas, std::vector<QuoteInclude> &Includes, RoundResult &Result)
+      : Options(Options), MayOutline(MayOutline), Uses(Uses), Pragmas(Pragmas), Includes(Includes), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
@@ -249,8 +262,11 @@ class TranslationConsumer : public ASTConsumer {
         Header += "[[maybe_unused]] static const bool __cilkpp_counts_spawns = ::cilkpp::rt::count_spawns_in_stats();\n";
     }
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
+    pinQuoteIncludes(Main, Includes);
     const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
     std::string Body = Edited ? std::string(Edited->begin(), Edited->end()) : SM.getBufferData(SM.getMainFileID()).str();
+    // A byte-order mark is skipped only at the very start of a file.
+    if (llvm::StringRef(Body).starts_with("\xEF\xBB\xBF")) Body.erase(0, 3);
     Result.Output = Header + lineDirective(1, Options.InputPath) + Body;
   }
 
@@ -270,6 +286,7 @@ class TranslationConsumer : public ASTConsumer {
   const bool MayOutline;
   std::vector<KeywordUse> &Uses;
   std::vector<GrainPragma> &Pragmas;
+  std::vector<QuoteInclude> &Includes;
   RoundResult &Result;
 };
 
@@ -283,12 +300,13 @@ class TranslationAction : public ASTFrontendAction {
     Preprocessor &PP = CI.getPreprocessor();
     PP.setPredefines(PP.getPredefines() + keywordPredefines());
     PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses));
+    PP.addPPCallbacks(std::make_unique<QuoteIncludeRecorder>(CI.getSourceManager(), Includes));
     PP.AddPragmaHandler("cilk", new GrainsizePragmaHandler(Pragmas));
     PP.AddPragmaHandler("cilk", new UnknownCilkPragmaHandler);
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<TranslationConsumer>(Options, MayOutline, Uses, Pragmas, Result);
+    return std::make_unique<TranslationConsumer>(Options, MayOutline, Uses, Pragmas, Includes, Result);
   }
 
  private:
@@ -297,6 +315,7 @@ class TranslationAction : public ASTFrontendAction {
   RoundResult &Result;
   std::vector<KeywordUse> Uses;
   std::vector<GrainPragma> Pragmas;
+  std::vector<QuoteInclude> Includes;
 };
 
 class TranslationActionFactory : public tooling::FrontendActionFactory {

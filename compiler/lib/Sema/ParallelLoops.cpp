@@ -153,10 +153,34 @@ class LoopBinder {
                    "the init statement must declare and initialise one loop variable");
     Loop.Init = Init;
     Loop.Var = Var;
+    if (!isIndexType(Var->getType()))
+      return shape(Var->getLocation(), fmt::format("the loop variable '{}' must be an integer or a random-access "
+                                                   "iterator, not '{}'",
+                                                   Var->getName().str(), Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy())));
     return bindTest(F, Loop) && bindStep(F, Loop);
   }
 
  private:
+  // What the runtime can split (parallel_for.h): an integer or a
+  // random-access iterator. A class without an iterator_category of its own
+  // is left to the runtime's check.
+  bool isIndexType(QualType T) const {
+    T = T.getCanonicalType();
+    if (T->isDependentType() || T->isIntegralOrUnscopedEnumerationType() || T->isObjectPointerType()) return true;
+    const auto *Class = T->getAsCXXRecordDecl();
+    if (!Class || !Class->hasDefinition()) return false;
+    const auto Found = Class->lookup(&Ctx.Idents.get("iterator_category"));
+    const auto *Alias = Found.empty() ? nullptr : dyn_cast<TypedefNameDecl>(Found.front());
+    if (!Alias) return true;
+    const auto *Tag = Alias->getUnderlyingType()->getAsCXXRecordDecl();
+    if (!Tag || !Tag->hasDefinition()) return true;
+    auto IsRandomAccess = [](const CXXRecordDecl *R) {
+      return R->getName() == "random_access_iterator_tag" || R->getName() == "contiguous_iterator_tag";
+    };
+    if (IsRandomAccess(Tag)) return true;
+    return !Tag->forallBases([&](const CXXRecordDecl *Base) { return !IsRandomAccess(Base); });
+  }
+
   bool bindTest(const ForStmt *F, ParallelLoop &Loop) {
     const Expr *Cond = F->getCond() ? stripped(F->getCond()) : nullptr;
     std::optional<LoopTest> Test;

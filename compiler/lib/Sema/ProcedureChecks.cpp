@@ -2,6 +2,7 @@
 
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
+#include "Support/Movable.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -147,11 +148,12 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
 }
 
 // Results are delivered by assignment to a live object (abi.h), so a class
-// type needs a default constructor.
+// type needs a default constructor and an assignment operator.
 bool isSupportedReturnType(ASTContext &Ctx, QualType T) {
   if (T->isVoidType()) return true;
   if (T->isReferenceType()) return false;
-  if (const auto *RD = T->getAsCXXRecordDecl()) return RD->hasDefaultConstructor() && !RD->isAbstract();
+  if (const auto *RD = T->getAsCXXRecordDecl())
+    return RD->hasDefaultConstructor() && !RD->isAbstract() && isMoveAssignable(T);
   return T.isTriviallyCopyableType(Ctx);
 }
 
@@ -239,6 +241,12 @@ bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
     diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::SpawnTargetUnsupported)
         << "a class-type variable declared by a spawn needs a default constructor; declare it first, then assign "
            "'x = spawn f(...)'";
+    return false;
+  }
+  if (Site.Form == SpawnForm::Declare && !isMoveAssignable(Site.Target->getType())) {
+    diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::SpawnTargetUnsupported)
+        << "a class-type variable declared by a spawn needs a move or copy assignment operator (the child's result is "
+           "assigned to it when the child returns)";
     return false;
   }
   QualType Result = Site.Call->getCallReturnType(Ctx).getCanonicalType().getUnqualifiedType();

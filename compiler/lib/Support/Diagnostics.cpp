@@ -48,7 +48,7 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Note,
      "cilkpp: structured bindings in a template live across a spawn or sync only when every instantiation in the "
      "file decomposes the same way (all with get<I>, or all into the same data members)"},
-    {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor)"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor and an assignment operator)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: could not build the control-flow graph of '%0'"},

@@ -17,4 +17,18 @@ bool isMoveConstructible(QualType T) {
          (RD->needsImplicitCopyConstructor() && !RD->defaultedCopyConstructorIsDeleted());
 }
 
+bool isMoveAssignable(QualType T) {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isDependentContext()) return true;
+  for (const CXXMethodDecl *M : RD->methods())
+    if ((M->isMoveAssignmentOperator() || M->isCopyAssignmentOperator()) && !M->isDeleted() &&
+        M->getAccess() == AS_public)
+      return true;
+  // Implicit operators are declared only once something uses them.
+  return (RD->needsImplicitMoveAssignment() &&
+          (RD->hasSimpleMoveAssignment() || RD->needsOverloadResolutionForMoveAssignment())) ||
+         (RD->needsImplicitCopyAssignment() &&
+          (RD->hasSimpleCopyAssignment() || RD->needsOverloadResolutionForCopyAssignment()));
+}
+
 }  // namespace cilkpp

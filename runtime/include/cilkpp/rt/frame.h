@@ -48,6 +48,8 @@ struct FrameInfo {
   const FrameSignature *signature = nullptr;
 };
 
+// (compiler/lib/Analysis/FrameLayout.cpp keeps generated fields off these
+// names, which would hide them.)
 struct Frame {
   const FrameInfo *info;
   // Receives this frame's result when the frame completes on the resume path.

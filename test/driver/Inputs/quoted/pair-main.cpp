@@ -1,0 +1,4 @@
+#include <cstdio>
+int first();
+int second();
+int main() { std::printf("first %d second %d\n", first(), second()); }
