@@ -144,6 +144,13 @@ bool isValueUse(ParentMap &PM, const Expr *Use) {
   if (const auto *UO = dyn_cast<UnaryOperator>(P)) return UO->isIncrementDecrementOp();
   if (const auto *ME = dyn_cast<MemberExpr>(P)) return !ME->isArrow() && isValueUse(PM, ME);
   if (isa<UnaryExprOrTypeTraitExpr>(P)) return true;
+  // Calling a named closure (BodyOutlining.cpp): its operator() passes the
+  // members on to the lambda's body and keeps no pointer to the object.
+  if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(P); Call && Call->getOperator() == OO_Call &&
+                                                            Call->getArg(0)->IgnoreParens() == Use) {
+    const auto *Op = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+    return Op && Op->getParent()->getName().starts_with("__cilkpp_closure_");
+  }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
     return CE->getConstructor()->isTrivial() && CE->getNumArgs() == 1;
   return false;
