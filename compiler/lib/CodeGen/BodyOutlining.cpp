@@ -561,6 +561,9 @@ class Outliner {
       std::optional<std::string> Declaration = L.isGenericLambda() ? genericParameterDeclaration(Ctx, P)
                                                                    : declareQualified(Ctx, P->getType(), P->getName());
       if (!Declaration) return std::nullopt;
+      // (Callers may leave out what has a default.)
+      if (P->hasDefaultArg() && !P->hasUninstantiatedDefaultArg())
+        *Declaration += " = " + Lexer::getSourceText(fileRange(SM, P->getDefaultArgRange()), SM, Ctx.getLangOpts()).str();
       OperatorParams.push_back(*Declaration);
     }
     std::string Callee = Function.str();

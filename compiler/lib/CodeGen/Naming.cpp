@@ -330,8 +330,23 @@ static QualType withoutLocalSugar(ASTContext &Ctx, QualType T) {
   return Ctx.getQualifiedType(Inner, Local);
 }
 
+// Such sugar anywhere in T (`std::unique_ptr<long, decltype(del)>`).
+static bool hasLocalSugar(QualType T) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitDecltypeType(DecltypeType *) { return !(Found = true); }
+    bool VisitTypedefType(TypedefType *Alias) {
+      Found |= Alias->getDecl()->getDeclContext()->isFunctionOrMethod();
+      return !Found;
+    }
+  } F;
+  F.TraverseType(T);
+  return F.Found;
+}
+
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   T = withoutLocalSugar(Ctx, T);
+  if (!T->isDependentType() && hasLocalSugar(T)) return T.getCanonicalType();
   if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return T.getCanonicalType();
   if (!T->isDependentType() && hasArgumentsLeftUnqualified(T)) return T.getCanonicalType();
   // getFullyQualifiedType would qualify a class template's parameter with
