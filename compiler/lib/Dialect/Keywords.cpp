@@ -5,6 +5,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <optional>
 
@@ -69,15 +70,23 @@ void KeywordRecorder::LexedFileChanged(FileID FID, LexedFileChangeReason, SrcMgr
     setKeywordsEnabled(false);
 }
 
-void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinition &, SourceRange,
-                                   const MacroArgs *) {
+void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinition &, SourceRange Range,
+                                   const MacroArgs *Args) {
   const IdentifierInfo *II = MacroNameTok.getIdentifierInfo();
   if (!II) return;
-  std::optional<KeywordKind> Kind = lookup(II->getName());
-  if (!Kind) return;
-  SourceLocation Loc = MacroNameTok.getLocation();
   const SourceManager &SM = PP.getSourceManager();
-  if (Loc.isMacroID()) {
+  std::optional<KeywordKind> Kind = lookup(II->getName());
+  if (!Kind) {
+    // Its arguments expand after this call, from the file's own tokens.
+    if (Args && Range.getBegin().isFileID() && Range.getEnd().isFileID() && SM.isWrittenInMainFile(Range.getBegin()))
+      MacroCalls.push_back(Range);
+    return;
+  }
+  SourceLocation Loc = MacroNameTok.getLocation();
+  const auto InMacroCall = [&](SourceRange Call) {
+    return !SM.isBeforeInTranslationUnit(Loc, Call.getBegin()) && !SM.isBeforeInTranslationUnit(Call.getEnd(), Loc);
+  };
+  if (Loc.isMacroID() || llvm::any_of(MacroCalls, InMacroCall)) {
     // A keyword written inside another macro's body or argument.
     diag::report(PP.getDiagnostics(), SM.getExpansionLoc(Loc), diag::KeywordInMacro)
         << II->getName();

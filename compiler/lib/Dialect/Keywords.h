@@ -49,6 +49,9 @@ class KeywordRecorder : public clang::PPCallbacks {
 
   clang::Preprocessor &PP;
   std::vector<KeywordUse> &Uses;
+  // Function-like macro calls in the main file: a keyword in their arguments
+  // is inside a macro too.
+  std::vector<clang::SourceRange> MacroCalls;
 };
 
 
