@@ -9,6 +9,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/Support/xxhash.h"
 
 #include <fmt/format.h>
 
@@ -84,8 +85,11 @@ class Hoister {
     Changes.TraverseStmt(Host->getBody());
     if (Local.Found || Changes.Found) return false;
 
+    // The file's hash in the name: another file's class moved from the same
+    // line must not be taken for this one (by the linker, in inline members).
     const std::string Namespace =
-        Names.take(fmt::format("__cilkpp_local_{}", SM.getPresumedLineNumber(SM.getExpansionLoc(TD->getLocation()))));
+        Names.take(fmt::format("__cilkpp_local_{}_{:08x}", SM.getPresumedLineNumber(SM.getExpansionLoc(TD->getLocation())),
+                               static_cast<std::uint32_t>(llvm::xxh3_64bits(SM.getBufferData(SM.getMainFileID())))));
     const SourceLocation Begin = SM.getExpansionLoc(Host->getOuterLocStart());
     const SourceLocation At = SM.getExpansionLoc(TD->getBeginLoc());
     const std::string Text = Lexer::getSourceText(Definition, SM, Ctx.getLangOpts()).str();
@@ -110,13 +114,59 @@ class Hoister {
 
 }  // namespace
 
-std::optional<std::string> hoistLocalTemplateArguments(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, StringRef FileName) {
-  const UnnamedTemplateArguments Found = unnamedTemplateArguments(Ctx, Uses);
-  if (Found.LocalTypes.empty()) return std::nullopt;
+// The local classes and enums that the variables of a function holding a
+// continuation point are of (through pointers, arrays and template
+// arguments): such a variable may live in the frame, declared outside.
+class LocalVariableTypes : public RecursiveASTVisitor<LocalVariableTypes> {
+ public:
+  LocalVariableTypes(const SourceManager &SM, ArrayRef<KeywordUse> Uses) : SM(SM), Uses(Uses) {}
+
+  bool VisitVarDecl(VarDecl *V) {
+    const auto *Host = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+    if (!V->isLocalVarDeclOrParm() || !Host || !Host->hasBody() || !holdsContinuationPoint(Host)) return true;
+    add(V->getType());
+    return true;
+  }
+
+  llvm::SetVector<const TagDecl *> Found;
+
+ private:
+  bool holdsContinuationPoint(const FunctionDecl *FD) const {
+    const SourceRange Body = FD->getBody()->getSourceRange();
+    if (!Body.getBegin().isFileID() || !SM.isWrittenInMainFile(Body.getBegin())) return false;
+    const unsigned Begin = SM.getFileOffset(Body.getBegin()), End = SM.getFileOffset(Body.getEnd());
+    return llvm::any_of(Uses, [&](const KeywordUse &U) {
+      const unsigned At = SM.getFileOffset(U.Loc);
+      return (U.Kind == KeywordKind::Spawn || U.Kind == KeywordKind::Sync || U.Kind == KeywordKind::CilkScope) &&
+             Begin < At && At < End;
+    });
+  }
+  void add(QualType T) {
+    T = T.getCanonicalType().getNonReferenceType();
+    while (T->isPointerType() || T->isArrayType())
+      T = T->isPointerType() ? T->getPointeeType() : QualType(T->getPointeeOrArrayElementType(), 0);
+    const TagDecl *TD = T->getAsTagDecl();
+    if (!TD) return;
+    if (TD->getParentFunctionOrMethod()) Found.insert(TD);
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(TD))
+      for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+        if (Arg.getKind() == TemplateArgument::Type) add(Arg.getAsType());
+  }
+
+  const SourceManager &SM;
+  ArrayRef<KeywordUse> Uses;
+};
+
+std::optional<std::string> hoistLocalTypes(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, StringRef FileName) {
+  llvm::SetVector<const TagDecl *> Types = unnamedTemplateArguments(Ctx, Uses).LocalTypes;
+  LocalVariableTypes Variables(Ctx.getSourceManager(), Uses);
+  Variables.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Types.insert(Variables.Found.begin(), Variables.Found.end());
+  if (Types.empty()) return std::nullopt;
   Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
   Hoister H(Ctx, Main, FileName);
   bool Moved = false;
-  for (const TagDecl *TD : Found.LocalTypes) Moved |= H.hoist(TD);
+  for (const TagDecl *TD : Types) Moved |= H.hoist(TD);
   if (!Moved) return std::nullopt;
   const RewriteBuffer *Edited = Main.getRewriteBufferFor(Ctx.getSourceManager().getMainFileID());
   return std::string(Edited->begin(), Edited->end());

@@ -238,7 +238,7 @@ class TranslationConsumer : public ASTConsumer {
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
       Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
-      if (!Result.Outlined) Result.Outlined = hoistLocalTemplateArguments(Ctx, Uses, Options.InputPath);
+      if (!Result.Outlined) Result.Outlined = hoistLocalTypes(Ctx, Uses, Options.InputPath);
       Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
       if (Result.Outlined) return;
     }
