@@ -538,7 +538,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
     const SpawnSite &S = Proc.Spawns[I];
     if (!S.Target && !S.TargetLValue) continue;
-    const QualType Result = S.Call->getCallReturnType(Ctx).getUnqualifiedType();
+    const QualType Result = S.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType();
     const QualType Target = S.Target ? S.Target->getType() : S.TargetLValue->getType();
     if (!Ctx.hasSameType(Result.getCanonicalType(), Target.getCanonicalType().getUnqualifiedType()))
       Frame.ConvertedResults.push_back(

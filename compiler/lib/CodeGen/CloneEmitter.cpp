@@ -745,7 +745,7 @@ class CloneBuilder {
     Out += !Fast ? "if (__builtin_expect(!__w->pop(), 0)) { "
           : Lazy ? "if (!::cilkpp::rt::still_ours(__w, __frame)) { "
                  : "if (__builtin_expect(!::cilkpp::rt::reclaim(__w, __frame), 0)) { ";
-    const std::string Result = HasResult ? movedIfClass(Site.Call->getCallReturnType(Ctx), "__r") : "";
+    const std::string Result = HasResult ? movedIfClass(Site.Call->getCallReturnType(Ctx).getNonReferenceType(), "__r") : "";
     Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, {}); ", Slot, Result)
                      : "::cilkpp::rt::parent_stolen(__w, __frame); ";
     Out += escape() + " } ";
@@ -869,7 +869,7 @@ class CloneBuilder {
             : std::string("catch (...) { if (::cilkpp::rt::spawn_threw(__w, __frame, __child)) "
                           "::cilkpp::rt::rethrow_earliest(*__frame); return; } ");
     if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
-    const std::string R = typeQualified(Ctx, Site.Call->getCallReturnType(Ctx).getUnqualifiedType());
+    const std::string R = typeQualified(Ctx, Site.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType());
     return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {0}({1}); __result.ready(); }} "
                        "{2}auto &__r = __result.get(); ",
                        R, Call, Handler);

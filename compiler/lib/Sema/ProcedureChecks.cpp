@@ -228,8 +228,6 @@ const char *unsupportedCalleeKind(ASTContext &Ctx, const CallExpr *Call) {
   } else if (Callee->getBuiltinID()) {
     return "a builtin function";
   }
-  if (Call->getCallReturnType(Ctx)->isReferenceType())
-    return "a function returning a reference";
   return nullptr;
 }
 
@@ -249,7 +247,10 @@ bool checkSpawnTarget(ASTContext &Ctx, const SpawnSite &Site) {
            "assigned to it when the child returns)";
     return false;
   }
-  QualType Result = Site.Call->getCallReturnType(Ctx).getCanonicalType().getUnqualifiedType();
+  // A function returning a reference delivers a copy of what it refers to
+  // (cilk procedures return values only: checkProcedureSignature).
+  QualType Result =
+      Site.Call->getCallReturnType(Ctx).getNonReferenceType().getCanonicalType().getUnqualifiedType();
   QualType Declared = Site.Target ? Site.Target->getType() : Site.TargetLValue->getType();
   QualType Target = Declared.getCanonicalType().getUnqualifiedType();
   if (Ctx.hasSameType(Result, Target)) return true;

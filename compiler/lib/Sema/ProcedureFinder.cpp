@@ -303,6 +303,12 @@ class Binder {
 
   bool bindSpawn(ParentMap &PM, const KeywordUse &U, const Expr *E, CilkProcedure &Proc) {
     const auto *Call = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
+    // A class object copied from what a call returns a reference to.
+    if (const auto *Copy = E ? dyn_cast<CXXConstructExpr>(E->IgnoreImplicit()) : nullptr;
+        !Call && Copy && Copy->getNumArgs() == 1 && Copy->getConstructor()->isCopyOrMoveConstructor())
+      if (const auto *Referring = dyn_cast<CallExpr>(Copy->getArg(0)->IgnoreImplicit());
+          Referring && Referring->getCallReturnType(Ctx)->isReferenceType())
+        Call = Referring;
     if (!Call) {
       // A call whose result converts to a class type (`w = spawn f()` with
       // `Wrap(int)`): a call, but the conversion is not supported.
@@ -359,7 +365,7 @@ class Binder {
       }
     } else if (Decl && Decl->isSingleDecl() && isStatementPosition(PM, Decl)) {
       const auto *Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
-      if (!Var || !Var->getInit() || Var->getInit()->IgnoreImplicit() != Call ||
+      if (!Var || !Var->getInit() || Var->getInit()->IgnoreImplicit() != E->IgnoreImplicit() ||
           Var->getType()->isReferenceType()) {
         diag::report(Diags, U.Loc, diag::SpawnTargetUnsupported) << "the declared variable must not be a reference";
         return false;
