@@ -14,6 +14,10 @@ GrainsizePragmaHandler::GrainsizePragmaHandler(std::vector<GrainPragma> &Pragmas
 
 void GrainsizePragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer, Token &FirstToken) {
   const SourceManager &SM = PP.getSourceManager();
+  // (A _Pragma's location is inside its string, or a macro: nothing ties it
+  // to the loop after it.)
+  if (Introducer.Kind != PIK_HashPragma && SM.isWrittenInMainFile(SM.getExpansionLoc(Introducer.Loc)))
+    diag::report(PP.getDiagnostics(), SM.getExpansionLoc(Introducer.Loc), diag::GrainsizeOperator);
   const bool InMainFile = SM.isWrittenInMainFile(Introducer.Loc) && Introducer.Kind == PIK_HashPragma;
   Token Tok;
   PP.Lex(Tok);

@@ -55,6 +55,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: expected '#pragma cilk grainsize(N)' with N a positive integer literal"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '#pragma cilk grainsize' must immediately precede a cilk_for"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: the grain size cannot be given with _Pragma; write '#pragma cilk grainsize(N)' on its own line "
+     "before the cilk_for"},
     {clang::DiagnosticsEngine::Error, "cilkpp: unknown pragma '#pragma cilk %0' (the one cilk pragma is 'grainsize')"},
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 (cilk_for needs the form 'cilk_for (T i = first; i OP bound; "
                                       "STEP)' with OP one of < <= > >= != and STEP one of ++i i++ --i i-- i += n "

@@ -29,6 +29,7 @@ enum ID {
   CfgUnavailable,
   GrainsizeMalformed,
   GrainsizeNotBeforeLoop,
+  GrainsizeOperator,
   UnknownCilkPragma,
   LoopShapeUnsupported,
   LoopBodyLeaves,
