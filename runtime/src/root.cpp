@@ -4,6 +4,7 @@
 #include "cilkpp/rt/abi.h"
 #include "hetero.h"
 #include "runtime.h"
+#include "stack_guard.h"
 #include "stats.h"
 
 namespace cilkpp::rt {
@@ -65,6 +66,7 @@ RootScope::RootScope() noexcept {
   }
   saved_escaping_ = false;
   Runtime &runtime = Runtime::instance();
+  guard_this_thread();
   if (!runtime.try_begin_root()) {
     worker_ = &private_worker(runtime);
     binding_ = Binding::private_worker;

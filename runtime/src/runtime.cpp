@@ -3,6 +3,7 @@
 #include "runtime.h"
 
 #include "canonical_check.h"
+#include "stack_guard.h"
 
 #include "cilkpp/rt/abi.h"
 
@@ -42,6 +43,7 @@ Runtime &Runtime::instance() {
 
 Runtime::Runtime(const Config &config) : config_(config) {
   if (config_.canonical_check) canonical_check::enable();
+  install_stack_overflow_report();
   start(config_.nworkers);
 }
 

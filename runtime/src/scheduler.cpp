@@ -12,6 +12,7 @@
 #include "cilkpp/rt/worker.h"
 #include "hetero.h"
 #include "runtime.h"
+#include "stack_guard.h"
 #include "stats.h"
 
 namespace cilkpp::rt {
@@ -176,6 +177,7 @@ void Worker::schedule_until(const std::atomic<std::int32_t> &count, std::int32_t
 
 void Worker::thread_main() noexcept {
   bind(this);
+  guard_this_thread();
   // Named, so that tools (top -H, taskset -p, bench/hetero/hog.sh) find it.
   char name[16];
   std::snprintf(name, sizeof name, "cilkpp-w%u", index_);
