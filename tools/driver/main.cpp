@@ -234,7 +234,12 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
 
   if (!O.Output.empty()) Cmd.insert(Cmd.end(), {"-o", O.Output});
   // The runtime goes after the user's objects and libraries that use it.
-  Cmd.insert(Cmd.end(), {runtimeLibraryFor(RT, O), "-pthread"});
+  const std::string &Library = runtimeLibraryFor(RT, O);
+  if (!llvm::sys::fs::exists(Library)) {
+    error("cannot find the cilkpp runtime library " + Library);
+    return 1;
+  }
+  Cmd.insert(Cmd.end(), {Library, "-pthread"});
   return runCommand(Cmd, O.Verbose);
 }
 

@@ -144,12 +144,11 @@ bool isValueUse(ParentMap &PM, const Expr *Use) {
   if (const auto *UO = dyn_cast<UnaryOperator>(P)) return UO->isIncrementDecrementOp();
   if (const auto *ME = dyn_cast<MemberExpr>(P)) return !ME->isArrow() && isValueUse(PM, ME);
   if (isa<UnaryExprOrTypeTraitExpr>(P)) return true;
-  // Calling a named closure (BodyOutlining.cpp): its operator() passes the
-  // members on to the lambda's body and keeps no pointer to the object.
+  // Calling a named closure (Nameable.h), which keeps no pointer to itself.
   if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(P); Call && Call->getOperator() == OO_Call &&
                                                             Call->getArg(0)->IgnoreParens() == Use) {
     const auto *Op = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
-    return Op && Op->getParent()->getName().starts_with("__cilkpp_closure_");
+    return Op && isNamedClosure(Op->getParent());
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
     return CE->getConstructor()->isTrivial() && CE->getNumArgs() == 1;

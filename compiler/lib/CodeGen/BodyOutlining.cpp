@@ -335,7 +335,7 @@ class Outliner {
     const std::string ParamList = fmt::format("{}", fmt::join(Declarations, ", "));
     const std::string Args = fmt::format("{}", fmt::join(Arguments, ", "));
     const std::string Signature = fmt::format("{} {}({}){}", ReturnType, Name, ParamList, Qualifiers);
-    const std::string ClosureName = AsClosure ? uniqueName(R, "closure") : "";
+    const std::string ClosureName = AsClosure ? uniqueName(R, NamedClosurePrefix) : "";
     if (AsClosure && !closureAllowed(*R.Lambda)) return false;
     const std::string ThisMember =
         AsClosure && Instance ? declareQualified(Ctx, Method->getThisType(), "__cilkpp_this") : "";
@@ -654,11 +654,13 @@ class Outliner {
     return Begin;
   }
 
-  std::string uniqueName(const Region &R, StringRef Kind = "") {
+  // `__cilkpp_lambda_12`, or with Prefix given `<Prefix>12`.
+  std::string uniqueName(const Region &R, StringRef Prefix = "") {
     const SourceLocation At =
         R.Lambda ? R.Lambda->getBeginLoc() : R.Loop ? R.Loop->KeywordLoc : R.Handler->getCatchLoc();
-    if (Kind.empty()) Kind = R.Lambda ? "lambda" : R.Loop ? "loop_body" : "handler";
-    return Names.take(fmt::format("__cilkpp_{}_{}", Kind, SM.getPresumedLineNumber(SM.getExpansionLoc(At))));
+    const std::string Start =
+        Prefix.empty() ? fmt::format("__cilkpp_{}_", R.Lambda ? "lambda" : R.Loop ? "loop_body" : "handler") : Prefix.str();
+    return Names.take(Start + std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(At))));
   }
 
 

@@ -9,6 +9,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/xxhash.h"
 
 #include <fmt/format.h>
@@ -131,7 +132,12 @@ class LocalVariableTypes : public RecursiveASTVisitor<LocalVariableTypes> {
   llvm::SetVector<const TagDecl *> Found;
 
  private:
-  bool holdsContinuationPoint(const FunctionDecl *FD) const {
+  bool holdsContinuationPoint(const FunctionDecl *FD) {
+    auto [It, New] = Holding.try_emplace(FD, false);
+    if (New) It->second = findContinuationPoint(FD);
+    return It->second;
+  }
+  bool findContinuationPoint(const FunctionDecl *FD) const {
     const SourceRange Body = FD->getBody()->getSourceRange();
     if (!Body.getBegin().isFileID() || !SM.isWrittenInMainFile(Body.getBegin())) return false;
     const unsigned Begin = SM.getFileOffset(Body.getBegin()), End = SM.getFileOffset(Body.getEnd());
@@ -155,6 +161,7 @@ class LocalVariableTypes : public RecursiveASTVisitor<LocalVariableTypes> {
 
   const SourceManager &SM;
   ArrayRef<KeywordUse> Uses;
+  llvm::DenseMap<const FunctionDecl *, bool> Holding;
 };
 
 std::optional<std::string> hoistLocalTypes(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, StringRef FileName) {

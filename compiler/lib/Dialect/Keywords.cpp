@@ -83,10 +83,11 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
     return;
   }
   SourceLocation Loc = MacroNameTok.getLocation();
-  const auto InMacroCall = [&](SourceRange Call) {
-    return !SM.isBeforeInTranslationUnit(Loc, Call.getBegin()) && !SM.isBeforeInTranslationUnit(Call.getEnd(), Loc);
-  };
-  if (Loc.isMacroID() || llvm::any_of(MacroCalls, InMacroCall)) {
+  // Keywords come in file order: a call that ended before this one never
+  // holds a later one either.
+  llvm::erase_if(MacroCalls, [&](SourceRange Call) { return SM.isBeforeInTranslationUnit(Call.getEnd(), Loc); });
+  const auto Holds = [&](SourceRange Call) { return !SM.isBeforeInTranslationUnit(Loc, Call.getBegin()); };
+  if (Loc.isMacroID() || llvm::any_of(MacroCalls, Holds)) {
     // A keyword written inside another macro's body or argument.
     diag::report(PP.getDiagnostics(), SM.getExpansionLoc(Loc), diag::KeywordInMacro)
         << II->getName();

@@ -153,10 +153,12 @@ class LoopBinder {
                    "the init statement must declare and initialise one loop variable");
     Loop.Init = Init;
     Loop.Var = Var;
-    if (!isIndexType(Var->getType()))
-      return shape(Var->getLocation(), fmt::format("the loop variable '{}' must be an integer or a random-access "
-                                                   "iterator, not '{}'",
-                                                   Var->getName().str(), Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy())));
+    if (!isIndexType(Var->getType())) {
+      const std::string Type = Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy());
+      return shape(Var->getLocation(),
+                   fmt::format("the loop variable '{}' must be an integer or a random-access iterator, not '{}'",
+                               Var->getName().str(), Type));
+    }
     return bindTest(F, Loop) && bindStep(F, Loop);
   }
 

@@ -40,4 +40,8 @@ static bool isNameable(QualType T, bool InTemplateArgument) {
 
 bool isNameableOutsideFunction(QualType T) { return isNameable(T, false); }
 
+bool isNamedClosure(const CXXRecordDecl *Class) {
+  return Class->getIdentifier() && Class->getName().starts_with(NamedClosurePrefix);
+}
+
 }  // namespace cilkpp

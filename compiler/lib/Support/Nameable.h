@@ -18,4 +18,10 @@ bool isNameableOutsideFunction(clang::QualType T);
 // {...};`), through which `decltype` names its closure type; else null.
 const clang::VarDecl *closureVariable(const clang::CXXRecordDecl *Closure);
 
+// The names BodyOutlining gives the classes that replace lambdas which must be
+// named (`__cilkpp_closure_12`). Their operator() passes the members on to
+// the lambda's body and keeps no pointer to the object.
+inline constexpr const char NamedClosurePrefix[] = "__cilkpp_closure_";
+bool isNamedClosure(const clang::CXXRecordDecl *Class);
+
 }  // namespace cilkpp
