@@ -4,6 +4,7 @@
 #include "CodeGen/PackExpansions.h"
 #include "CodeGen/SourceText.h"
 #include "CodeGen/TryBlocks.h"
+#include "CodeGen/VirtualSpawns.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 #include "Support/Movable.h"
@@ -551,9 +552,6 @@ class CloneBuilder {
     return calledObject(Site) ? std::string("__f") : text(Site.Call->getCallee()->getSourceRange());
   }
 
-  // A spawn of a cilk procedure calls its fast clone, unless the call
-  // dispatches virtually: then the public entry runs the override.
-  //
   // Temporaries in a spawn's arguments die with its statement (C++ keeps
   // them for the call), so an argument that refers into one (a reference,
   // pointer or view parameter: `spawn g(std::vector<long>(n)[1])`,
@@ -595,14 +593,28 @@ class CloneBuilder {
     return false;
   }
 
-  bool callsFastClone(const SpawnSite &Site) const {
-    if (!IsCilkCallee(Site.Callee) || callsWithTemporaries(Site)) return false;
-    const auto *Method = dyn_cast<CXXMethodDecl>(Site.Callee);
-    if (!Method || !Method->isVirtual()) return true;
-    // `B::m()` calls B's m without dispatch.
+  // A spawn of a cilk procedure calls its fast clone. One that dispatches
+  // virtually calls the member's companion if it has one (VirtualSpawns.h),
+  // else the override, whose public entry runs a cilk procedure.
+  enum class SpawnCall { Plain, FastClone, Companion };
+  SpawnCall spawnCall(const SpawnSite &Site) const {
+    if (callsWithTemporaries(Site)) return SpawnCall::Plain;
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Site.Callee); Method && dispatches(Site, Method))
+      return Settings.Virtuals && Settings.Virtuals->dispatchesThroughCompanion(Method) ? SpawnCall::Companion
+                                                                                      : SpawnCall::Plain;
+    return IsCilkCallee(Site.Callee) ? SpawnCall::FastClone : SpawnCall::Plain;
+  }
+  // Whether the spawn's callee comes from the object's dynamic type: not for
+  // `B::m()`, nor where C++ knows that type (a final class or member, an
+  // object that is no reference).
+  static bool dispatches(const SpawnSite &Site, const CXXMethodDecl *Method) {
+    if (!Method->isVirtual()) return false;
     const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
     const auto *ME = Member ? dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens()) : nullptr;
-    return ME && ME->hasQualifier();
+    if (!ME) return true;
+    if (ME->hasQualifier()) return false;
+    const CXXMethodDecl *Known = Method->getDevirtualizedMethod(ME->getBase(), /*IsAppleKext=*/false);
+    return !Known || Known->getCanonicalDecl() != Method->getCanonicalDecl();
   }
 
   // The object a member's fast clone gets as __this: `p` of `p->m()`, the
@@ -616,6 +628,15 @@ class CloneBuilder {
       return fmt::format("{}({})", Base->isLValue() ? "__builtin_addressof" : "::cilkpp::rt::object_address",
                          text(Base->getSourceRange()));
     return arrowOperand(Base);
+  }
+  // `__o` as the class that declares the spawned member, whose companion a
+  // class between them could hide.
+  std::string companionObject(const CXXMemberCallExpr *Call) {
+    const auto *Method = cast<CXXMethodDecl>(Call->getMethodDecl());
+    const CXXRecordDecl *Object = Call->getObjectType()->getAsCXXRecordDecl();
+    if (Object && Object->getCanonicalDecl() == Method->getParent()->getCanonicalDecl()) return "__o";
+    return fmt::format("static_cast<{}{} *>(__o)", Method->isConst() ? "const " : "",
+                       classInScope(Ctx, Method->getParent()));
   }
   // The pointer `p->` dereferences: `p` itself, or what an overloaded `->`
   // (a smart pointer, an iterator) returns, applied as often as C++ does.
@@ -633,9 +654,11 @@ class CloneBuilder {
       First = 1;
     }
     // The object comes before the arguments, as C++17 evaluates it.
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call); Member && callsFastClone(Site) && thisClass(Site.Callee)) {
+    const SpawnCall How = spawnCall(Site);
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
+        Member && (How == SpawnCall::Companion || (How == SpawnCall::FastClone && thisClass(Site.Callee)))) {
       Decls += fmt::format("auto *const __o = {}; ", objectPointer(Member));
-      Args = "__o";
+      if (How == SpawnCall::FastClone) Args = "__o";
     }
     for (unsigned I = First; I < Site.Call->getNumArgs(); ++I) {
       const Expr *Arg = Site.Call->getArg(I);
@@ -661,7 +684,7 @@ class CloneBuilder {
         // The argument is moved into the parameter, unless a fast clone
         // takes it by reference.
         const FunctionDecl *Callee = Site.Callee;
-        const bool Referenced = callsFastClone(Site) && Callee && I - First < Callee->getNumParams() &&
+        const bool Referenced = How == SpawnCall::FastClone && Callee && I - First < Callee->getNumParams() &&
                                 passesByRvalueReference(Ctx, Callee->getParamDecl(I - First));
         if (Kind == CloneKind::Fast && !Referenced && !isMoveConstructible(T))
           diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Arg->getBeginLoc()), diag::ImmovableArgument)
@@ -709,7 +732,8 @@ class CloneBuilder {
     // first (exposure.h). A spawn right before a sync does not answer
     // requests itself: its continuation could only wait; the callee's
     // spawns answer them.
-    const bool Lazy = Fast && callsFastClone(Site);
+    const SpawnCall How = spawnCall(Site);
+    const bool Lazy = Fast && How != SpawnCall::Plain;
     // A converted result that arrives after a steal lands in its own field
     // and the next sync converts it. The flag is set while no thief can see
     // the frame (a promoted frame is a copy) and cleared when the call
@@ -731,9 +755,14 @@ class CloneBuilder {
                              : Site.TargetLValue ? std::string("__t")
                                                  : std::string("nullptr");
     std::string Call;
-    if (callsFastClone(Site))
-      Call = fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee), Slot,
-                         Frame.MayThrow ? "__child" : "0", Args.empty() ? "" : ", ", Args);
+    const std::string Order = Frame.MayThrow ? "__child" : "0";
+    if (How == SpawnCall::FastClone)
+      Call = fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee), Slot, Order,
+                         Args.empty() ? "" : ", ", Args);
+    else if (How == SpawnCall::Companion)
+      Call = fmt::format("{}->{}(__w, __frame, {}, {}{}{})", companionObject(cast<CXXMemberCallExpr>(Site.Call)),
+                         VirtualSpawns::companionName(cast<CXXMethodDecl>(Site.Callee)), Slot, Order,
+                         Args.empty() ? "" : ", ", Args);
     else
       Call = fmt::format("{}({})", calleeText(Site), Args);
     if (Frame.SpawnMayThrow[Index]) {
@@ -910,7 +939,7 @@ class CloneBuilder {
   // Whether the fast clone's spawn needs the frame: all but plainTailCallText.
   bool exposesContinuation(unsigned Index) const {
     const SpawnSite &Site = Proc.Spawns[Index];
-    return !callsWithTemporaries(Site) && (!Frame.SpawnIsTail[Index] || callsFastClone(Site));
+    return !callsWithTemporaries(Site) && (!Frame.SpawnIsTail[Index] || spawnCall(Site) != SpawnCall::Plain);
   }
   bool hasExposingSpawn() const {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I)

@@ -24,6 +24,7 @@ enum class CloneKind { Fast, Resume };
 
 // What every procedure of a translation unit is emitted with.
 class SignatureTables;
+class VirtualSpawns;
 
 struct EmitSettings {
   // As the user named the .cilkpp file: #line directives and messages the
@@ -37,6 +38,8 @@ struct EmitSettings {
   // Collects the signature tables of the file's frames (for
   // --dump-signatures); every emitted frame gets its tables.
   SignatureTables *Signatures = nullptr;
+  // Which dispatching spawns of virtual members call companions.
+  const VirtualSpawns *Virtuals = nullptr;
 };
 
 // Whether a spawned callee is a cilk procedure whose fast clone is declared

@@ -409,6 +409,12 @@ bool passesByRvalueReference(ASTContext &Ctx, const ParmVarDecl *P) {
          !Written.isTriviallyCopyableType(Ctx);
 }
 
+std::string defaultArgumentText(ASTContext &Ctx, const ParmVarDecl *P) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(P->getDefaultArgRange()).getAsRange());
+  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+}
+
 std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults, bool ForFastClone) {
   std::string Out;
   for (const ParmVarDecl *P : FD->parameters()) {
@@ -422,11 +428,8 @@ std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefa
       Out += declareQualified(Ctx, Ctx.getRValueReferenceType(P->getType()), parameterName(P));
     else
       Out += declareQualified(Ctx, P->getType(), parameterName(P));
-    if (WithDefaults && P->hasDefaultArg() && !P->hasUninstantiatedDefaultArg()) {
-      const SourceManager &SM = Ctx.getSourceManager();
-      CharSourceRange R = CharSourceRange::getTokenRange(SM.getExpansionRange(P->getDefaultArgRange()).getAsRange());
-      Out += " = " + Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-    }
+    if (WithDefaults && P->hasDefaultArg() && !P->hasUninstantiatedDefaultArg())
+      Out += " = " + defaultArgumentText(Ctx, P);
   }
   return Out;
 }

@@ -88,6 +88,9 @@ std::string declareThis(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 std::string declareAsWritten(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);
 std::string typeQualified(clang::ASTContext &Ctx, clang::QualType T);
 
+// The default argument as written.
+std::string defaultArgumentText(clang::ASTContext &Ctx, const clang::ParmVarDecl *P);
+
 // "int n, const char *s" for the procedure's parameters, optionally with
 // their default arguments; a fast clone's list (ForFastClone) takes the
 // by-value parameters that passesByRvalueReference names as `T &&`.

@@ -104,7 +104,7 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), nullptr, &{}}};\n", Names.Info, Name,
                      Resume, FrameType, Signature);
   if (!Frame.EagerFrame)
-    Out += fmt::format("const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), &{}, &{}}};\n", Names.StackInfo,
+    Out += fmt::format("[[maybe_unused]] const ::cilkpp::rt::FrameInfo {}{{\"{}\", &{}, sizeof({}), &{}, &{}}};\n", Names.StackInfo,
                        Name, Resume, FrameType, Names.Info, Signature);
   Out += Tables.InUnnamedNamespace;
   return Out + "}  // namespace\n";

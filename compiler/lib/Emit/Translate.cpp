@@ -14,6 +14,7 @@
 #include "CodeGen/ProcedureEmitter.h"
 #include "CodeGen/SignatureTables.h"
 #include "CodeGen/StatementLowering.h"
+#include "CodeGen/VirtualSpawns.h"
 #include "CodeGen/SourceText.h"
 #include "Dialect/Keywords.h"
 #include "Dialect/Pragmas.h"
@@ -102,7 +103,7 @@ const DeclContext *overloadScope(const FunctionDecl *FD) {
 }
 
 bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses,
-                         llvm::ArrayRef<GrainPragma> Pragmas, const EmitSettings &Settings) {
+                         llvm::ArrayRef<GrainPragma> Pragmas, EmitSettings Settings) {
   const StringRef FileName = Settings.FileName;
   SemaResult Sema;
   findCilkProcedures(Ctx, Uses, Pragmas, Sema);
@@ -123,6 +124,9 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   bool Ok = true;
 
   for (SourceLocation Loc : Sema.RemovedKeywords) Main.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
+  const VirtualSpawns Virtuals(Ctx, Sema.CilkFunctions);
+  Virtuals.declareCompanions(Main);
+  Settings.Virtuals = &Virtuals;
 
   // cilk_for loops outside cilk procedures; the clones lower the others.
   std::vector<const ParallelLoop *> PlainLoops;
