@@ -45,11 +45,10 @@ std::string explicitSpecialization(const FunctionDecl *FD) {
   return Out;
 }
 
-// Text for global scope, emitted where Scope is open: its namespaces (and
-// linkage blocks) close around the text and open again after it.
-std::string atGlobalScope(const DeclContext *Scope, const std::string &Text) {
-  if (Text.empty()) return Text;
-  std::vector<std::string> Openers;  // innermost first
+// What opens Scope's namespaces (and linkage blocks) from global scope,
+// innermost first.
+std::vector<std::string> scopeOpeners(const DeclContext *Scope) {
+  std::vector<std::string> Openers;
   for (const DeclContext *DC = Scope; !DC->isTranslationUnit(); DC = cast<Decl>(DC)->getLexicalDeclContext()) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
       Openers.push_back(fmt::format("{}namespace {}{{", NS->isInline() ? "inline " : "",
@@ -57,10 +56,27 @@ std::string atGlobalScope(const DeclContext *Scope, const std::string &Text) {
     else if (const auto *Linkage = dyn_cast<LinkageSpecDecl>(DC); Linkage && Linkage->hasBraces())
       Openers.push_back(Linkage->getLanguage() == LinkageSpecLanguageIDs::C ? "extern \"C\" {" : "extern \"C++\" {");
   }
+  return Openers;
+}
+
+// Text for global scope, emitted where Scope is open: its namespaces (and
+// linkage blocks) close around the text and open again after it.
+std::string atGlobalScope(const DeclContext *Scope, const std::string &Text) {
+  if (Text.empty()) return Text;
+  const std::vector<std::string> Openers = scopeOpeners(Scope);
   std::string Out(Openers.size(), '}');
   Out += Openers.empty() ? Text : "\n" + Text;
   for (auto It = Openers.rbegin(); It != Openers.rend(); ++It) Out += *It;
   return Openers.empty() ? Out : Out + "\n";
+}
+
+// Text for Scope, emitted at global scope: Scope's namespaces open around it.
+std::string inScope(const DeclContext *Scope, const std::string &Text) {
+  const std::vector<std::string> Openers = scopeOpeners(Scope);
+  if (Openers.empty()) return Text;
+  std::string Out;
+  for (auto It = Openers.rbegin(); It != Openers.rend(); ++It) Out += *It;
+  return Out + "\n" + Text + std::string(Openers.size(), '}') + "\n";
 }
 
 // The namespace scope where a procedure's frame declarations go: around its
@@ -312,6 +328,9 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, Pattern));
 
   const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));
+  // A free function template's clones specialise the fast clone's template
+  // in its namespace; a member's are named through their class.
+  const DeclContext *Scope = Member ? Ctx.getTranslationUnitDecl() : Pattern->getDeclContext();
   std::string AtEnd, Declarations;
   for (const Instantiation &I : Instances) {
     const FunctionDecl *FD = I.Frame->Procedure->Definition;
@@ -323,7 +342,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
             : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, Settings);
     if (!FastBody || !ResumeBody) return false;
     AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName),
-                         frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures, Ctx.getTranslationUnitDecl()));
+                         frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures, Scope));
     const std::string Fast = fastSignature(
         Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD)),
         /*WithDefaults=*/false);
@@ -344,8 +363,8 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   // instantiation's clone may call another's (an overload of the member), and
   // a specialization must precede its first use.
   const SourceLocation End = SM.getLocForEndOfFile(SM.getMainFileID());
-  Main.InsertTextBefore(End, fmt::format("\n{}{}", lineDirective(BeginLine, FileName), Declarations));
-  Main.InsertTextAfter(End, AtEnd);
+  Main.InsertTextBefore(End, "\n" + inScope(Scope, lineDirective(BeginLine, FileName) + Declarations));
+  Main.InsertTextAfter(End, inScope(Scope, AtEnd));
   return true;
 }
 

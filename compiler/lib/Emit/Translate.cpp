@@ -99,7 +99,8 @@ const DeclContext *overloadScope(const FunctionDecl *FD) {
     if (!NS->isAnonymousNamespace() && !NS->isInline()) break;
     DC = NS->getParent()->getRedeclContext();
   }
-  return DC;
+  // (A namespace reopened is another NamespaceDecl of the same scope.)
+  return DC->getPrimaryContext();
 }
 
 bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses,
