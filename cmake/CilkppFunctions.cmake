@@ -61,30 +61,42 @@ function(cilkpp_add_library name)
   _cilkpp_add_target(add_library ${name} ${ARGN})
 endfunction()
 
-# The flags the translation of `target`'s sources takes, one per line of a
-# response file, in single quotes for the driver's GNU-style tokenizer (which
-# keeps what is inside them as it is: -DNAME="text" survives).
-function(_cilkpp_response_file target out_var)
+# The flags the translation of `target`'s sources takes, one per line of an
+# arguments file (`cilkpp --args-file=`), as they are: generator expressions
+# cannot quote them, and the driver takes each line whole (a `SHELL:` option
+# is split into words, as CMake does).
+function(_cilkpp_arguments_file target out_var)
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/cilkpp/${target}")
-  set(rsp "${dir}/translate-$<CONFIG>.rsp")
+  set(file "${dir}/translate-$<CONFIG>.args")
   set(p "$<TARGET_PROPERTY:${target},")
   set(includes "${p}INCLUDE_DIRECTORIES>")
   set(definitions "${p}COMPILE_DEFINITIONS>")
   set(options "${p}COMPILE_OPTIONS>")
   set(extensions "${p}CXX_EXTENSIONS>")
   set(dialect "$<IF:$<OR:$<STREQUAL:${extensions},>,$<BOOL:${extensions}>>,gnu,c>")
+  # The newest standard the target asks for, by CXX_STANDARD or by a compile
+  # feature (its own or one its linked libraries pass on); C++17 at least.
+  set(features "${p}COMPILE_FEATURES>")
+  set(standard "${p}CXX_STANDARD>")
+  macro(_cilkpp_asks_for level)
+    set(asks_${level} "$<OR:$<IN_LIST:cxx_std_${level},${features}>,$<STREQUAL:${standard},${level}>>")
+  endmacro()
+  _cilkpp_asks_for(26)
+  _cilkpp_asks_for(23)
+  _cilkpp_asks_for(20)
+  set(level "$<IF:${asks_26},26,$<IF:${asks_23},23,$<IF:${asks_20},20,17>>>")
   set(nl "\n")
   string(CONCAT content
-    "$<$<BOOL:${p}CXX_STANDARD>>:'-std=${dialect}++${p}CXX_STANDARD>'${nl}>"
+    "-std=${dialect}++${level}${nl}"
     # __OPTIMIZE__ means to the translator what it means to the host compiler.
     "$<$<CONFIG:Release,RelWithDebInfo,MinSizeRel>:-O2${nl}>"
-    "$<$<BOOL:${includes}>:'-I$<JOIN:${includes},'${nl}'-I>'${nl}>"
-    "$<$<BOOL:${definitions}>:'-D$<JOIN:${definitions},'${nl}'-D>'${nl}>"
-    "$<$<BOOL:${options}>:'$<JOIN:${options},'${nl}'>'${nl}>"
+    "$<$<BOOL:${includes}>:-I$<JOIN:${includes},${nl}-I>${nl}>"
+    "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},${nl}-D>${nl}>"
+    "$<$<BOOL:${options}>:$<JOIN:${options},${nl}>${nl}>"
     "$<$<BOOL:${p}CILKPP_SERIAL>>:--serial${nl}>"
-    "$<$<BOOL:${p}CILKPP_TRANSLATE_OPTIONS>>:'$<JOIN:${p}CILKPP_TRANSLATE_OPTIONS>,'${nl}'>'${nl}>")
-  file(GENERATE OUTPUT "${rsp}" CONTENT "${content}" TARGET ${target})
-  set(${out_var} "${rsp}" PARENT_SCOPE)
+    "$<$<BOOL:${p}CILKPP_TRANSLATE_OPTIONS>>:$<JOIN:${p}CILKPP_TRANSLATE_OPTIONS>,${nl}>${nl}>")
+  file(GENERATE OUTPUT "${file}" CONTENT "${content}" TARGET ${target})
+  set(${out_var} "${file}" PARENT_SCOPE)
 endfunction()
 
 function(target_cilkpp_sources target visibility)
@@ -98,6 +110,13 @@ function(target_cilkpp_sources target visibility)
   if(NOT TARGET Cilkpp::cilkpp)
     message(FATAL_ERROR "target_cilkpp_sources: the cilkpp driver (Cilkpp::cilkpp) is not defined; "
                         "use find_package(Cilkpp) or add_subdirectory(<cilkpp source tree>) first")
+  endif()
+
+  # A custom command's output is a source only in the directory that adds it.
+  get_target_property(target_dir ${target} SOURCE_DIR)
+  if(NOT target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+    message(FATAL_ERROR "target_cilkpp_sources(${target} ...): call it in the directory that defines "
+                        "'${target}' (${target_dir}); name the sources relative to it")
   endif()
 
   get_target_property(configured ${target} _CILKPP_CONFIGURED)
@@ -121,10 +140,10 @@ function(target_cilkpp_sources target visibility)
       "$<IF:${tsan},Cilkpp::runtime_tsan,$<IF:${shared},Cilkpp::runtime_shared,Cilkpp::runtime>>")
     # The translation is C++17 or later.
     target_compile_features(${target} PRIVATE cxx_std_17)
-    _cilkpp_response_file(${target} rsp)
-    set_target_properties(${target} PROPERTIES _CILKPP_CONFIGURED TRUE _CILKPP_RESPONSE_FILE "${rsp}")
+    _cilkpp_arguments_file(${target} arguments)
+    set_target_properties(${target} PROPERTIES _CILKPP_CONFIGURED TRUE _CILKPP_ARGUMENTS_FILE "${arguments}")
   endif()
-  get_target_property(rsp ${target} _CILKPP_RESPONSE_FILE)
+  get_target_property(arguments ${target} _CILKPP_ARGUMENTS_FILE)
 
   # A new driver (rebuilt, or installed again) translates everything again;
   # in the build tree it is also built first.
@@ -145,8 +164,8 @@ function(target_cilkpp_sources target visibility)
       OUTPUT "${output}"
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${output_dir}"
       COMMAND "$<TARGET_FILE:Cilkpp::cilkpp>" -E "${absolute}" -o "${output}"
-              -MD -MF "${output}.d" -MT "${output}" "@${rsp}"
-      DEPENDS "${absolute}" "${rsp}" ${driver_dependency}
+              -MD -MF "${output}.d" -MT "${output}" "--args-file=${arguments}"
+      DEPENDS "${absolute}" "${arguments}" ${driver_dependency}
       DEPFILE "${output}.d"
       COMMENT "Translating ${relative} (${target})"
       VERBATIM)

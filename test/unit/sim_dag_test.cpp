@@ -211,9 +211,24 @@ TEST(SimDagFile, TextErrorsNameFileAndLine) {
   EXPECT_EQ(errorOf(parseDagText("node a 1\nnode b 1\nedge a c\n", "x")),
             "x:3: error: edge names undeclared node 'c'");
   EXPECT_EQ(errorOf(parseDagText("node a 0\n", "x")),
-            "x:1: error: node 'a' has work 0; work must be positive");
+            "x:1: error: node 'a' has work 0; work must be positive and at most 1e+15");
   EXPECT_EQ(errorOf(parseDagText("node a -2\n", "x")),
-            "x:1: error: node 'a' has work -2; work must be positive");
+            "x:1: error: node 'a' has work -2; work must be positive and at most 1e+15");
+  EXPECT_EQ(errorOf(parseDagText("node a 1e308\n", "x")),
+            "x:1: error: node 'a' has work 1e+308; work must be positive and at most 1e+15");
+  EXPECT_EQ(errorOf(parseDagText("node a 1\nnode b 1\nedge a b\nedge a b\n", "x")),
+            "x:4: error: edge 'a' -> 'b' is declared twice");
+}
+
+TEST(SimDagFile, JsonRejectsInfiniteWorkAndDeepNesting) {
+  EXPECT_EQ(errorOf(parseDagJson(R"({"nodes": [{"id": "a", "work": 1e999}]})", "x.json")),
+            "x.json: error: nodes[0]: node 'a' has work inf; work must be positive and at most 1e+15");
+  // Deep enough to overflow the parser's stack if it recursed that far.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_EQ(errorOf(parseDagJson(deep, "x.json")), "x.json: error: arrays and objects nest deeper than 64 levels");
+  // Brackets inside strings do not count.
+  EXPECT_EQ(errorOf(parseDagJson(R"({"nodes": [{"id": ")" + std::string(100, '[') + R"(", "work": 1}]})", "x.json")),
+            "");
 }
 
 TEST(SimDagFile, TextMalformedLinesNameTheirLine) {
@@ -274,7 +289,7 @@ TEST(SimDagFile, JsonErrorsNameTheFileAndTheEntry) {
   EXPECT_EQ(errorOf(parseDagJson(R"({"nodes": [{"id": "a", "work": -1}]})",
                                  "g.json")),
             "g.json: error: nodes[0]: node 'a' has work -1; work must be "
-            "positive");
+            "positive and at most 1e+15");
   EXPECT_EQ(errorOf(parseDagJson(
                 R"({"nodes": [{"id": "a", "work": 1}], "edges": [["a"]]})",
                 "g.json")),

@@ -24,6 +24,8 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/StringSaver.h"
 
 #include "Diag.h"
 #include "DriverConfig.h"
@@ -179,6 +181,41 @@ bool takesSeparateValue(llvm::StringRef Arg) {
   return false;
 }
 
+// --args-file=<file>: each line of the file is one argument as it is, with
+// no quoting or escapes (what CMake's generator expressions can write: the
+// CMake rule passes the target's flags this way). A line `SHELL:a b` is split
+// into words as CMake's SHELL: prefix means.
+constexpr llvm::StringLiteral ArgsFilePrefix = "--args-file=";
+
+bool expandArgsFiles(llvm::SmallVectorImpl<const char *> &Argv, llvm::StringSaver &Saver) {
+  llvm::SmallVector<const char *, 64> Out;
+  for (const char *A : Argv) {
+    llvm::StringRef Arg(A);
+    if (!Arg.starts_with(ArgsFilePrefix)) {
+      Out.push_back(A);
+      continue;
+    }
+    const llvm::StringRef Path = Arg.drop_front(ArgsFilePrefix.size());
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> File = llvm::MemoryBuffer::getFile(Path);
+    if (!File) {
+      error("cannot read arguments file '" + Path.str() + "': " + File.getError().message());
+      return false;
+    }
+    llvm::SmallVector<llvm::StringRef, 32> Lines;
+    (*File)->getBuffer().split(Lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Line : Lines) {
+      Line.consume_back("\r");
+      if (Line.empty()) continue;
+      if (Line.consume_front("SHELL:"))
+        cl::TokenizeGNUCommandLine(Line, Saver, Out);
+      else
+        Out.push_back(Saver.save(Line).data());
+    }
+  }
+  Argv.assign(Out.begin(), Out.end());
+  return true;
+}
+
 // The commonest usage error, an option missing its value at the end of the
 // line, would otherwise get llvm::cl's wording; report it as gcc does.
 bool checkTrailingOption(llvm::ArrayRef<const char *> Argv) {
@@ -232,6 +269,8 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   // sees their contents too. The strings must outlive the option values.
   static llvm::BumpPtrAllocator Alloc;
   llvm::SmallVector<const char *, 64> Expanded(Argv, Argv + Argc);
+  llvm::StringSaver Saver(Alloc);
+  if (!expandArgsFiles(Expanded, Saver)) return std::nullopt;
   if (llvm::Error E = cl::ExpansionContext(Alloc, cl::TokenizeGNUCommandLine)
                           .expandResponseFiles(Expanded)) {
     error(llvm::toString(std::move(E)));

@@ -56,7 +56,7 @@ cl::opt<std::string> CsvOpt("csv", cl::desc("Also write the table as CSV"),
 cl::opt<std::string> SchedulerOpt(
     "scheduler",
     cl::desc("Schedulers, comma separated: cilk, ecs, ecs-swap, cm, maxutil, "
-             "highutil (default ecs,ecs-swap,cm)"),
+             "highutil (default ecs,ecs-swap,cm; run: ecs)"),
     cl::value_desc("names"), cl::sub(Exp1Cmd), cl::sub(Exp2Cmd),
     cl::sub(Exp3Cmd), cl::sub(Exp4Cmd), cl::sub(RunCmd), cl::cat(Category));
 cl::opt<double> BetaOpt(
@@ -248,7 +248,11 @@ int runCommand() {
     spec.intervals = intervalsForProduct(spec.speeds, ProductOpt);
   }
   spec.slowdown = parseSlowdown(SlowdownOpt, PeriodOpt);
-  if (InitiatorOpt < -1 || InitiatorOpt >= int(spec.speeds.size()))
+  if (!(ProductOpt > 0))
+    fail("--interval-product: must be positive");
+  // (-1, the default, means a random processor per run.)
+  if ((InitiatorOpt.getNumOccurrences() && InitiatorOpt < 0) ||
+      InitiatorOpt >= int(spec.speeds.size()))
     fail(fmt::format("--initiator: no processor {} (there are {})",
                      InitiatorOpt.getValue(), spec.speeds.size()));
 
@@ -330,9 +334,24 @@ int runCommand() {
 
 int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(Category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "cilkpp-sim: scheduling simulator for "
-                              "heterogeneous processors\n");
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "cilkpp-sim: scheduling simulator for "
+                                   "heterogeneous processors\n",
+                                   &errorStream)) {
+    // One line, as the other errors: llvm::cl's first, without its prefix
+    // (a bad option value it has printed itself, as one line).
+    llvm::StringRef first = llvm::StringRef(errors).split('\n').first.trim();
+    if (first.empty())
+      std::exit(2);
+    first.consume_front(llvm::StringRef(argv[0]).str() + ": ");
+    first.consume_front("cilkpp-sim: ");
+    first.consume_front("for the ");
+    fail(first.str());
+  }
+  if (RunsOpt.getNumOccurrences() && RunsOpt == 0)
+    fail("--runs: must be at least 1");
   if (RunCmd)
     return runCommand();
   if (firingSquadSelected())
@@ -340,7 +359,8 @@ int main(int argc, char **argv) {
   bool exp1 = bool(Exp1Cmd), exp2 = bool(Exp2Cmd), exp3 = bool(Exp3Cmd),
        exp4 = bool(Exp4Cmd);
   if (!(exp1 || exp2 || exp3 || exp4))
-    fail("no command given (exp1, exp2, exp3, exp4, run; see --help)");
+    fail("no command given (exp1, exp2, exp3, exp4, run, firing-squad; see "
+         "--help)");
   ExperimentOptions options = experimentOptions();
   TextTable table, batches;
   if (exp1)

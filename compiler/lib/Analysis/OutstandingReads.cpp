@@ -3,33 +3,54 @@
 #include "Support/Diagnostics.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <set>
+#include <map>
 
 using namespace clang;
 
 namespace cilkpp {
 namespace {
 
-// The variable an element reads, or nullptr: a scalar's lvalue-to-rvalue
-// conversion, or any other use of a class-type variable.
-const VarDecl *readVariable(const Stmt *S, const llvm::DenseSet<const Stmt *> &TargetRefs) {
-  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S); Cast && Cast->getCastKind() == CK_LValueToRValue)
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
-      return dyn_cast<VarDecl>(Ref->getDecl());
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && !TargetRefs.contains(Ref))
-    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()); V && V->getType()->isRecordType()) return V;
-  return nullptr;
+// A use of a variable in a CFG element: the variable, and whether the use
+// only writes it (the left side of `=`). Compound assignments and increments
+// read it too. Taking its address, or capturing it in a lambda, is no access
+// yet.
+struct Use {
+  const VarDecl *Var = nullptr;
+  bool Write = false;
+};
+Use useOf(const Stmt *S, const ParentMap &Parents, const llvm::DenseSet<const Stmt *> &TargetRefs) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(S);
+  if (!Ref || TargetRefs.contains(Ref)) return {};
+  const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!V) return {};
+  const Stmt *Parent = Parents.getParentIgnoreParens(Ref);
+  if (const auto *Op = dyn_cast_or_null<UnaryOperator>(Parent); Op && Op->getOpcode() == UO_AddrOf) return {};
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+      Call && Call->getBuiltinCallee() == Builtin::BI__builtin_addressof)
+    return {};
+  // (A capture by reference: a lambda, or the closure an outlining round
+  // made of one, which takes the variable's address.)
+  if (isa_and_nonnull<LambdaExpr>(Parent)) return {};
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent);
+      BO && BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Ref)
+    return {V, true};
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
+      Op && Op->getOperator() == OO_Equal && Op->getArg(0)->IgnoreParens() == Ref)
+    return {V, true};
+  return {V, false};
 }
 
 class OutstandingReads {
  public:
-  OutstandingReads(ASTContext &Ctx, const CilkProcedure &Proc) : Ctx(Ctx), SM(Ctx.getSourceManager()), Proc(Proc) {
+  OutstandingReads(ASTContext &Ctx, const CilkProcedure &Proc)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Proc(Proc), Parents(Proc.Definition->getBody()) {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
       const SpawnSite &Site = Proc.Spawns[I];
       if (!Site.Target) continue;
@@ -59,9 +80,9 @@ class OutstandingReads {
     }
     for (const CFGBlock *B : G) transfer(*B, In[B->getBlockID()], true);
     // In source order; the graph's block order is not.
-    for (const auto &[Read, Spawn] : Reads) {
-      const SpawnSite &Site = Proc.Spawns[Spawn];
-      diag::report(Ctx.getDiagnostics(), Read, diag::ReadOfOutstandingTarget) << Site.Target->getName();
+    for (const auto &[Access, Write] : Reads) {
+      const SpawnSite &Site = Proc.Spawns[Access.second];
+      diag::report(Ctx.getDiagnostics(), Access.first, diag::ReadOfOutstandingTarget) << Site.Target->getName() << Write;
       diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::NoteContinuationPoint) << "spawn that writes it";
     }
   }
@@ -87,10 +108,10 @@ class OutstandingReads {
         State.set(It->second);
         continue;
       }
-      const VarDecl *V = Report ? readVariable(S, TargetRefs) : nullptr;
-      if (!V) continue;
+      const Use U = Report ? useOf(S, Parents, TargetRefs) : Use{};
+      if (!U.Var) continue;
       for (unsigned I : State.set_bits())
-        if (Proc.Spawns[I].Target == V && !syncedBefore(Proc.Spawns[I], S->getBeginLoc())) warn(S, I);
+        if (Proc.Spawns[I].Target == U.Var && !syncedBefore(Proc.Spawns[I], S->getBeginLoc())) warn(S, I, U.Write);
     }
     return State;
   }
@@ -112,7 +133,9 @@ class OutstandingReads {
                             SM.getExpansionLoc(R.getEnd()));
   }
 
-  void warn(const Stmt *Read, unsigned Spawn) { Reads.insert({SM.getExpansionLoc(Read->getBeginLoc()), Spawn}); }
+  void warn(const Stmt *Access, unsigned Spawn, bool Write) {
+    Reads.insert({{SM.getExpansionLoc(Access->getBeginLoc()), Spawn}, Write});
+  }
 
   struct BySourceOrder {
     const SourceManager *SM;
@@ -121,6 +144,7 @@ class OutstandingReads {
       return A.second < B.second;
     }
   };
+  // (Access location, spawn) -> whether the access only writes.
 
   ASTContext &Ctx;
   const SourceManager &SM;
@@ -128,7 +152,8 @@ class OutstandingReads {
   llvm::DenseMap<const Stmt *, unsigned> Spawns;  // call -> spawn index
   llvm::DenseSet<const Stmt *> Syncs;
   llvm::DenseSet<const Stmt *> TargetRefs;
-  std::set<std::pair<SourceLocation, unsigned>, BySourceOrder> Reads{BySourceOrder{&SM}};
+  ParentMap Parents;
+  std::map<std::pair<SourceLocation, unsigned>, bool, BySourceOrder> Reads{BySourceOrder{&SM}};
 };
 
 }  // namespace

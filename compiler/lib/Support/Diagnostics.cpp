@@ -74,7 +74,7 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: %0 out of a '%1' block is not supported yet (it would skip the block's implicit sync)"},
     {clang::DiagnosticsEngine::Warning,
-     "cilkpp: '%0' is read before a sync, while the spawned child that writes it may still be running"},
+     "cilkpp: '%0' is %select{read|written}1 before a sync, while the spawned child that writes it may still be running"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: 'goto' jumps across a continuation point (spawn or sync); not supported"},
     {clang::DiagnosticsEngine::Error,

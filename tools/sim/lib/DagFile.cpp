@@ -1,6 +1,7 @@
 #include "DagFile.h"
 
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -24,9 +25,11 @@ public:
   std::string node(const std::string &name, double work) {
     if (ids_.count(name))
       return fmt::format("node '{}' is declared twice", name);
-    if (!(work > 0))
-      return fmt::format("node '{}' has work {}; work must be positive", name,
-                         work);
+    // (Sums of works must stay finite: critical paths, total work.)
+    if (!(work > 0) || !(work <= kMaxWork))
+      return fmt::format("node '{}' has work {}; work must be positive and "
+                         "at most {:g}",
+                         name, work, kMaxWork);
     ids_[name] = dag_.addNode(work);
     return {};
   }
@@ -34,6 +37,8 @@ public:
     for (const std::string *n : {&from, &to})
       if (!ids_.count(*n))
         return fmt::format("edge names undeclared node '{}'", *n);
+    if (!edges_.insert({from, to}).second)
+      return fmt::format("edge '{}' -> '{}' is declared twice", from, to);
     dag_.addEdge(ids_[from], ids_[to]);
     return {};
   }
@@ -45,9 +50,34 @@ public:
 
 private:
   std::string where_;
+  static constexpr double kMaxWork = 1e15;
   std::map<std::string, NodeId> ids_;
+  std::set<std::pair<std::string, std::string>> edges_;
   Dag dag_;
 };
+
+// How deeply arrays and objects nest, strings skipped: llvm::json::parse
+// recurses once per level, so a hostile file could exhaust the stack.
+std::size_t nestingDepth(llvm::StringRef text) {
+  std::size_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
 
 } // namespace
 
@@ -92,6 +122,11 @@ llvm::Expected<Dag> parseDagJson(const std::string &text,
   auto fail = [&](const std::string &what) {
     return error(fmt::format("{}: error: {}", name, what));
   };
+  // The format nests three levels: {"nodes": [{...}]}, {"edges": [[a, b]]}.
+  constexpr std::size_t kMaxDepth = 64;
+  if (nestingDepth(text) > kMaxDepth)
+    return fail(fmt::format("arrays and objects nest deeper than {} levels",
+                            kMaxDepth));
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   if (!parsed)
     return fail(llvm::toString(parsed.takeError()));
