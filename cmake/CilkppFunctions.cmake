@@ -20,11 +20,12 @@
 #   CILKPP_TRANSLATE_OPTIONS   extra translator flags (-fcilkpp-count-spawns, ...)
 #   CILKPP_SHARED_RUNTIME      link the shared runtime (default: the static one,
 #                              or the shared one for shared and module libraries)
-#   CILKPP_TSAN_RUNTIME        link the static runtime built for ThreadSanitizer
-#                              (default: when CMAKE_CXX_FLAGS has -fsanitize=thread)
+#   CILKPP_TSAN_RUNTIME        link the runtime built for ThreadSanitizer (static
+#                              or shared as above; default: when CMAKE_CXX_FLAGS
+#                              has -fsanitize=thread)
 #
-# Expects the targets Cilkpp::cilkpp (the driver) and Cilkpp::runtime /
-# Cilkpp::runtime_shared: CilkppConfig.cmake imports them, the cilkpp source
+# Expects the targets Cilkpp::cilkpp (the driver) and Cilkpp::runtime,
+# Cilkpp::runtime_shared and their _tsan counterparts: CilkppConfig.cmake imports them, the cilkpp source
 # tree defines them for add_subdirectory.
 
 include_guard(GLOBAL)
@@ -137,7 +138,7 @@ function(target_cilkpp_sources target visibility)
     set(shared "$<OR:$<BOOL:$<TARGET_PROPERTY:CILKPP_SHARED_RUNTIME>>,$<STREQUAL:${type},SHARED_LIBRARY>,$<STREQUAL:${type},MODULE_LIBRARY>>")
     set(tsan "$<BOOL:$<TARGET_PROPERTY:CILKPP_TSAN_RUNTIME>>")
     target_link_libraries(${target} PRIVATE
-      "$<IF:${tsan},Cilkpp::runtime_tsan,$<IF:${shared},Cilkpp::runtime_shared,Cilkpp::runtime>>")
+      "$<IF:${tsan},$<IF:${shared},Cilkpp::runtime_tsan_shared,Cilkpp::runtime_tsan>,$<IF:${shared},Cilkpp::runtime_shared,Cilkpp::runtime>>")
     # The translation is C++17 or later.
     target_compile_features(${target} PRIVATE cxx_std_17)
     _cilkpp_arguments_file(${target} arguments)

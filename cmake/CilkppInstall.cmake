@@ -2,7 +2,7 @@
 #   P/bin/cilkpp                      the driver (the translator runs in it)
 #   P/include/cilkpp/...              runtime headers that translated code includes
 #   P/lib/libcilkpp_rt.a, .so         the runtime, static and shared
-#   P/lib/libcilkpp_rt_tsan.a         the static runtime for -fsanitize=thread
+#   P/lib/libcilkpp_rt_tsan.a, .so    the runtime for -fsanitize=thread
 #   P/lib/cmake/Cilkpp/               the CMake package: find_package(Cilkpp)
 # The driver finds the runtime relative to its own location at run time
 # (tools/driver/Toolchain.cpp), so the tree can be moved after installation.
@@ -10,7 +10,7 @@
 include(CMakePackageConfigHelpers)
 
 set(CILKPP_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Cilkpp)
-set(CILKPP_EXPORTED_TARGETS cilkpp_rt cilkpp_rt_shared cilkpp_rt_tsan)
+set(CILKPP_EXPORTED_TARGETS cilkpp_rt cilkpp_rt_shared cilkpp_rt_tsan cilkpp_rt_tsan_shared)
 if(TARGET cilkpp)
   list(APPEND CILKPP_EXPORTED_TARGETS cilkpp)
 endif()

@@ -25,10 +25,11 @@ bool Runtime::exists() const {
 }
 
 const std::string &runtimeLibraryFor(const Runtime &RT, const Options &O) {
-  bool Thread = false;
+  bool Thread = false, Shared = false;
   for (const Arg &A : O.Args) {
     if (A.K != Arg::HostFlag) continue;
     llvm::StringRef Flag(A.Text);
+    Shared |= Flag == "-shared";
     const bool On = Flag.consume_front("-fsanitize="), Off = !On && Flag.consume_front("-fno-sanitize=");
     if (!On && !Off) continue;
     llvm::SmallVector<llvm::StringRef, 4> Kinds;
@@ -36,6 +37,7 @@ const std::string &runtimeLibraryFor(const Runtime &RT, const Options &O) {
     for (llvm::StringRef K : Kinds)
       if (K == "thread" || (Off && K == "all")) Thread = On;
   }
+  if (Shared) return Thread ? RT.TsanSharedLibrary : RT.SharedLibrary;
   return Thread ? RT.TsanLibrary : RT.Library;
 }
 
@@ -61,11 +63,18 @@ Runtime locateRuntime(const std::string &DriverPath) {
   Dir = Prefix;
   path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_TSAN_LIBRARY_NAME);
   Installed.TsanLibrary = std::string(Dir);
+  Dir = Prefix;
+  path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_SHARED_LIBRARY_NAME);
+  Installed.SharedLibrary = std::string(Dir);
+  Dir = Prefix;
+  path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_TSAN_SHARED_LIBRARY_NAME);
+  Installed.TsanSharedLibrary = std::string(Dir);
   Installed.Installed = true;
   if (Installed.exists()) return Installed;
 
-  return Runtime{CILKPP_BUILD_RUNTIME_INCLUDE_DIR, CILKPP_BUILD_RUNTIME_LIBRARY,
-                 CILKPP_BUILD_RUNTIME_TSAN_LIBRARY, false};
+  return Runtime{CILKPP_BUILD_RUNTIME_INCLUDE_DIR,        CILKPP_BUILD_RUNTIME_LIBRARY,
+                 CILKPP_BUILD_RUNTIME_TSAN_LIBRARY,       CILKPP_BUILD_RUNTIME_SHARED_LIBRARY,
+                 CILKPP_BUILD_RUNTIME_TSAN_SHARED_LIBRARY, false};
 }
 
 std::optional<std::vector<std::string>> hostCompiler() {

@@ -18,6 +18,10 @@ struct Runtime {
   std::string IncludeDir;  // holds cilkpp/runtime.h
   std::string Library;     // libcilkpp_rt.a
   std::string TsanLibrary; // libcilkpp_rt_tsan.a, for -fsanitize=thread
+  // The shared ones, which shared libraries (-shared) link, so that a process
+  // whose .cilkpp code sits in several shared objects has one scheduler.
+  std::string SharedLibrary;
+  std::string TsanSharedLibrary;
   bool Installed = false;  // found through the install layout
 
   // Whether both are really there (a build tree may have been cleaned).
@@ -26,7 +30,7 @@ struct Runtime {
 
 // The runtime library a program built with the user's host flags links:
 // the ThreadSanitizer one when they sanitize threads (`-fsanitize=thread`,
-// not cancelled by a later `-fno-sanitize=`).
+// not cancelled by a later `-fno-sanitize=`), the shared one for -shared.
 const std::string &runtimeLibraryFor(const Runtime &RT, const Options &O);
 
 // Uses the install layout next to the running executable when it is complete

@@ -240,6 +240,9 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
     return 1;
   }
   Cmd.insert(Cmd.end(), {Library, "-pthread"});
+  // A shared runtime is found where it is when the program runs.
+  if (llvm::StringRef(Library).contains(".so"))
+    Cmd.push_back("-Wl,-rpath," + std::string(llvm::sys::path::parent_path(Library)));
   return runCommand(Cmd, O.Verbose);
 }
 
