@@ -15,10 +15,15 @@ std::string escapeForMake(llvm::StringRef Path) {
 
 }  // namespace
 
-std::string makeDepFile(llvm::StringRef Target, const std::vector<std::string> &Dependencies) {
+std::string makeDepFile(llvm::StringRef Target, const std::vector<std::string> &Dependencies, bool PhonyTargets) {
   std::string Out = escapeForMake(Target) + ":";
   for (const std::string &D : Dependencies) Out += " \\\n  " + escapeForMake(D);
-  return Out + "\n";
+  Out += "\n";
+  // (-MP: a header deleted since does not stop make. The first dependency
+  // is the source itself.)
+  if (PhonyTargets)
+    for (size_t I = 1; I < Dependencies.size(); ++I) Out += "\n" + escapeForMake(Dependencies[I]) + ":\n";
+  return Out;
 }
 
 }  // namespace cilkpp::driver

@@ -1,5 +1,6 @@
-// Make-style dependency files (-MD -MF -MT with -E), so that build systems
-// translate a .cilkpp file again when a header it includes changes.
+// Make-style dependency files (-MD/-MMD -MF -MT -MP with -E or -c), so that
+// build systems translate a .cilkpp file again when a header it includes
+// changes.
 #pragma once
 
 #include <string>
@@ -10,7 +11,9 @@
 namespace cilkpp::driver {
 
 // `Target: Dep1 Dep2 ...`, one dependency per continued line, with the
-// characters Make treats specially escaped (spaces, '#', '$').
-std::string makeDepFile(llvm::StringRef Target, const std::vector<std::string> &Dependencies);
+// characters Make treats specially escaped (spaces, '#', '$'); with
+// PhonyTargets (-MP), an empty rule for each dependency but the first.
+std::string makeDepFile(llvm::StringRef Target, const std::vector<std::string> &Dependencies,
+                        bool PhonyTargets);
 
 }  // namespace cilkpp::driver

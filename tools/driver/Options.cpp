@@ -115,9 +115,12 @@ cl::opt<bool> NoPollPointsOpt(
              "faster worker may take a running frame over)"),
     cl::cat(Category));
 cl::opt<bool> DepFileOpt(
-    "MD", cl::desc("With -E, write the files the translation read as a Make "
-                   "rule (to -MF, default <output>.d)"),
+    "MD", cl::desc("With -E or -c, write the files the translation read as a "
+                   "Make rule for the output (to -MF, default: the output with "
+                   "the extension .d)"),
     cl::cat(Category));
+cl::opt<bool> DepFileUserOpt("MMD", cl::desc("Same as -MD (system headers included)"), cl::cat(Category));
+cl::opt<bool> DepPhonyOpt("MP", cl::desc("Add an empty rule for each header of the -MD rule"), cl::cat(Category));
 cl::opt<std::string> DepFilePathOpt("MF", cl::value_desc("file"),
                                     cl::desc("Write the -MD rule to <file> (implies -MD)"),
                                     cl::cat(Category));
@@ -321,7 +324,8 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.CountSpawns = CountSpawnsOpt;
   O.PollPoints = !NoPollPointsOpt;
   O.SaveTemps = SaveTempsOpt;
-  O.DepFile = DepFileOpt || !DepFilePathOpt.empty() || !DepTargetOpt.empty();
+  O.DepFile = DepFileOpt || DepFileUserOpt || !DepFilePathOpt.empty() || !DepTargetOpt.empty();
+  O.DepPhonyTargets = DepPhonyOpt;
   O.DepFilePath = DepFilePathOpt;
   O.DepTarget = DepTargetOpt;
   O.Verbose = VerboseOpt;

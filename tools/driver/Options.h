@@ -32,6 +32,7 @@ struct Options {
   // -MD / -MF file / -MT target (either of the last two implies -MD): with
   // -E, also write the translation's dependencies as a Make rule (DepFile.h).
   bool DepFile = false;
+  bool DepPhonyTargets = false;  // -MP
   std::string DepFilePath;
   std::string DepTarget;
   std::string OptLevel;      // the text after -O: "0", "2", "s", ...

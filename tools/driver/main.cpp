@@ -87,8 +87,13 @@ int Driver::run() {
     }
     return emitCpp(Inputs[0]);
   }
-  if (O.DepFile) {
-    error("-MD, -MF and -MT describe a translation: use them with -E");
+  for (const Arg &A : O.Args)
+    if (A.K == Arg::HostFlag && (A.Text == "-M" || A.Text == "-MM" || A.Text == "-MG" || A.Text == "-MQ")) {
+      error("'" + A.Text + "' is not supported: use -MD or -MMD (with -E or -c)");
+      return 1;
+    }
+  if (O.DepFile && !O.CompileOnly) {
+    error("-MD, -MMD, -MF and -MT need -E or -c");
     return 1;
   }
 
@@ -119,7 +124,9 @@ int Driver::emitCpp(const std::string &Input) {
   }
   std::vector<std::string> Dependencies;
   if (!translateTo(Input, Output, &Dependencies)) return 1;
-  return writeFile(DepPath, makeDepFile(O.DepTarget.empty() ? Output : O.DepTarget, Dependencies)) ? 0 : 1;
+  return writeFile(DepPath, makeDepFile(O.DepTarget.empty() ? Output : O.DepTarget, Dependencies, O.DepPhonyTargets))
+             ? 0
+             : 1;
 }
 
 bool Driver::translateTo(const std::string &Input, const std::string &OutPath,
@@ -175,6 +182,10 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
     error("no source input files to compile");
     return 1;
   }
+  if (O.DepFile && Sources.size() > 1 && (!O.DepFilePath.empty() || !O.DepTarget.empty())) {
+    error("cannot specify -MF or -MT with -c and multiple input files");
+    return 1;
+  }
 
   std::optional<std::vector<std::string>> Host = hostCompiler();
   if (!Host) return 1;
@@ -183,6 +194,8 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
   // before any compiler runs.
   struct Job {
     std::string Source, Object;
+    std::string DepTarget, DepPath;  // with -MD
+    bool Translated = false;
   };
   std::vector<Job> Jobs;
   bool Ok = true;
@@ -190,11 +203,27 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
     std::string Object =
         O.Output.empty() ? (path::stem(In) + ".o").str() : O.Output;
     Job J{In, Object};
+    if (O.DepFile) {
+      J.DepTarget = O.DepTarget.empty() ? Object : O.DepTarget;
+      J.DepPath = O.DepFilePath;
+      if (J.DepPath.empty()) {
+        llvm::SmallString<256> Replaced(Object);
+        path::replace_extension(Replaced, "d");
+        J.DepPath = std::string(Replaced);
+      }
+    }
     if (classifyInput(In) == InputKind::Cilkpp) {
       std::optional<std::string> Cpp = translationPath(In, Object);
       if (!Cpp) return 1;
-      Ok = translateTo(In, *Cpp) && Ok;
+      // The object depends on what the translation read; the host compiler
+      // would name the temporary translation instead.
+      std::vector<std::string> Dependencies;
+      const bool Translated = translateTo(In, *Cpp, O.DepFile ? &Dependencies : nullptr);
+      if (Translated && O.DepFile && !writeFile(J.DepPath, makeDepFile(J.DepTarget, Dependencies, O.DepPhonyTargets)))
+        return 1;
+      Ok = Translated && Ok;
       J.Source = *Cpp;
+      J.Translated = true;
     }
     Jobs.push_back(std::move(J));
   }
@@ -205,6 +234,11 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
   for (const Job &J : Jobs) {
     std::vector<std::string> Cmd = Base;
     Cmd.insert(Cmd.end(), {"-c", J.Source, "-o", J.Object});
+    // A C++ source's rule comes from the host compiler, as without cilkpp.
+    if (!J.DepPath.empty() && !J.Translated) {
+      Cmd.insert(Cmd.end(), {"-MD", "-MF", J.DepPath, "-MT", J.DepTarget});
+      if (O.DepPhonyTargets) Cmd.push_back("-MP");
+    }
     if (int Status = runCommand(Cmd, O.Verbose)) return Status;
   }
   return 0;
