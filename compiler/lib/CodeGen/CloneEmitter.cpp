@@ -1080,7 +1080,7 @@ class CloneBuilder {
     const int Entry = Frame.SyncEntry[Index];
     CharSourceRange Keyword = CharSourceRange::getTokenRange(Site.KeywordLoc, Site.KeywordLoc);
     if (Kind == CloneKind::Fast || Entry == 0) {
-      Final.ReplaceText(Keyword, "/* sync */");
+      Final.ReplaceText(Keyword, "::cilkpp::rt::fast_sync()");
       return;
     }
     SourceLocation Semi = semicolonAfter(Ctx, Site.KeywordLoc);

@@ -126,6 +126,11 @@ inline void parent_stolen(Worker *w, Frame *parent) noexcept {
   child_done(w, current_location(parent));
 }
 
+// sync on the fast path: every child has returned (a steal would have ended
+// the fast clone), so nothing is outstanding. A call all the same, so that
+// at -O0 the sync's line has code a debugger can stop at; optimised, nothing.
+inline void fast_sync() noexcept {}
+
 // sync on the resume path. True: every child has completed, go on. False: the
 // frame is suspended; the worker that completes the last child resumes it.
 inline bool sync(Worker *, Frame *f) noexcept {
