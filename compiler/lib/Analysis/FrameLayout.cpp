@@ -581,8 +581,11 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   if (Proc.Spawns.empty() && !Polls) return true;
   AnalysisDeclContextManager Manager(Ctx);
   AnalysisDeclContext *ADC = Manager.getContext(FD);
-  // Liveness needs every variable reference to be a CFG element.
+  // Liveness needs every variable reference to be a CFG element, and the
+  // edges from calls that may throw into catch handlers: what a handler (or
+  // the code after it) reads is live at the spawns of its try block.
   ADC->getCFGBuildOptions().setAllAlwaysAdd();
+  ADC->getCFGBuildOptions().AddEHEdges = true;
   LiveVariables *LV = ADC ? ADC->getAnalysis<LiveVariables>() : nullptr;
   if (!LV) {
     diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD->getName();

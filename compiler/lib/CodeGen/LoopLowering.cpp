@@ -66,12 +66,17 @@ std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loo
   // Keep the lines after the header where they were.
   const unsigned HeaderLines =
       SM.getSpellingLineNumber(Header.getEnd()) - SM.getSpellingLineNumber(Loop.KeywordLoc);
+  // The body's variable has the type as written too, so that messages about
+  // the body name it; a deduced one is the first value's.
+  const bool Deduced = Loop.Var->getType()->getContainedDeducedType() != nullptr;
+  const std::string VarType =
+      Deduced ? std::string("decltype(__cilkpp_first) ") : std::string(StringRef(Type).rtrim()) + " ";
   std::string Text = fmt::format(
       "{{ {}__cilkpp_first = {}; ::cilkpp::rt::parallel_for(__cilkpp_first, {}, {}, ::cilkpp::rt::LoopTest::{}, "
-      "{}u, {}, [&](decltype(__cilkpp_first) {}){}{}",
+      "{}u, {}, [&]({}{}){}{}",
       Type, Render(Loop.Var->getInit()->getSourceRange()), Render(Loop.Bound->getSourceRange()),
       stepText(Loop, Render), testName(Loop.Test), Loop.Grain, cStringLiteral(fmt::format("{}:{}", FileName, Line)),
-      Loop.Var->getName(), CompoundBody ? "" : " {", std::string(HeaderLines, '\n'));
+      VarType, Loop.Var->getName(), CompoundBody ? "" : " {", std::string(HeaderLines, '\n'));
   Edits.push_back({Header, Text});
 
   SourceLocation BodyEnd = statementEnd(Ctx, Body);
