@@ -203,12 +203,12 @@ class LoopBinder {
     if (Test && refersTo(L, Loop.Var) && !refersTo(R, Loop.Var)) {
       Loop.Test = *Test;
       Loop.Bound = R;
-      return true;
+      return integral(Loop, Loop.Bound, "bound");
     }
     if (Test && refersTo(R, Loop.Var) && !refersTo(L, Loop.Var)) {
       Loop.Test = mirrored(*Test);
       Loop.Bound = L;
-      return true;
+      return integral(Loop, Loop.Bound, "bound");
     }
     return shape(F->getCond() ? F->getCond()->getBeginLoc() : F->getLParenLoc(),
                  fmt::format("the condition must compare the loop variable '{}' with a bound", Loop.Var->getName().str()));
@@ -225,7 +225,7 @@ class LoopBinder {
         B && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) && refersTo(B->getLHS(), Loop.Var)) {
       Loop.Step = B->getRHS();
       Loop.StepNegated = B->getOpcode() == BO_SubAssign;
-      return true;
+      return integral(Loop, Loop.Step, "increment");
     }
     if (const auto *C = dyn_cast_or_null<CXXOperatorCallExpr>(Inc); C && C->getNumArgs() >= 1 &&
                                                                     refersTo(C->getArg(0), Loop.Var)) {
@@ -242,6 +242,15 @@ class LoopBinder {
     }
     return shape(F->getInc() ? F->getInc()->getBeginLoc() : F->getRParenLoc(),
                  fmt::format("the increment must step the loop variable '{}'", Loop.Var->getName().str()));
+  }
+
+  // An integer loop variable compared with, or stepped by, a floating-point
+  // value: the trip count is computed on integers, which would round it.
+  bool integral(const ParallelLoop &Loop, const Expr *E, const char *What) {
+    const QualType T = E->IgnoreParenImpCasts()->getType();
+    if (!Loop.Var->getType()->isIntegerType() || !T->isRealFloatingType()) return true;
+    return shape(E->getBeginLoc(), fmt::format("the {} of the integer loop variable '{}' must be an integer, not '{}'",
+                                               What, Loop.Var->getName().str(), T.getAsString()));
   }
 
   bool shape(SourceLocation Loc, const std::string &Why) {

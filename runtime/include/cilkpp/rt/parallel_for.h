@@ -124,8 +124,10 @@ resume_after_sync:
   complete_frame(w, frame);
 }
 
-// The trip count once the bounds are in the comparison's type.
-template <class Index, class Bound>
+// The trip count once the bounds are in the comparison's type. Wrap is the
+// loop variable's type: a `!=` loop over an unsigned variable may wrap around
+// in it (`unsigned i = 9; i != UINT_MAX; --i`).
+template <class Wrap, class Index, class Bound>
 std::uint64_t count_steps(const Index &first, const Bound &last, std::int64_t step, LoopTest test, const char *where) {
   bool runs = false;
   switch (test) {
@@ -135,13 +137,30 @@ std::uint64_t count_steps(const Index &first, const Bound &last, std::int64_t st
     case LoopTest::greater_equal: runs = first >= last; break;
     case LoopTest::not_equal: runs = first != last; break;
   }
+  // (A loop that does not run terminates whatever its step.)
   if (!runs) return 0;
+  const bool up = test == LoopTest::less || test == LoopTest::less_equal;
+  const bool down = test == LoopTest::greater || test == LoopTest::greater_equal;
+  if ((up && !(step > 0)) || (down && !(step < 0)) || step == 0)
+    loop_step_error(where, "its increment does not move the loop variable toward the bound");
   // The distance travelled toward the bound, and the step's size.
   std::uint64_t distance;
   if constexpr (std::is_integral_v<Index>) {
-    const auto a = static_cast<std::uint64_t>(first);
-    const auto b = static_cast<std::uint64_t>(last);
-    distance = step > 0 ? b - a : a - b;  // modular: exact because the test held
+    if constexpr (std::is_integral_v<Wrap> && std::is_unsigned_v<Wrap> && sizeof(Wrap) < sizeof(std::uint64_t)) {
+      if (test == LoopTest::not_equal) {
+        if (static_cast<Index>(static_cast<Wrap>(last)) != last)
+          loop_step_error(where, "the bound is outside the loop variable's range, so '!=' never becomes false");
+        const auto a = static_cast<Wrap>(first), b = static_cast<Wrap>(last);
+        distance = static_cast<Wrap>(step > 0 ? b - a : a - b);  // modular in the variable's type
+      } else {
+        const auto a = static_cast<std::uint64_t>(first), b = static_cast<std::uint64_t>(last);
+        distance = step > 0 ? b - a : a - b;
+      }
+    } else {
+      const auto a = static_cast<std::uint64_t>(first);
+      const auto b = static_cast<std::uint64_t>(last);
+      distance = step > 0 ? b - a : a - b;  // modular: exact because the test held
+    }
   } else {
     const auto d = last - first;
     distance = static_cast<std::uint64_t>(step > 0 ? d : -d);
@@ -164,16 +183,12 @@ std::uint64_t count_steps(const Index &first, const Bound &last, std::int64_t st
 // the step never reaches the bound (the serial loop would not terminate).
 template <class Index, class Bound>
 std::uint64_t trip_count(const Index &first, const Bound &last, std::int64_t step, LoopTest test, const char *where) {
-  const bool up = test == LoopTest::less || test == LoopTest::less_equal;
-  const bool down = test == LoopTest::greater || test == LoopTest::greater_equal;
-  if ((up && !(step > 0)) || (down && !(step < 0)) || step == 0)
-    loop_step_error(where, "its increment does not move the loop variable toward the bound");
   if constexpr (std::is_integral_v<Index> && std::is_integral_v<Bound>) {
     // Compared and subtracted in the type the serial comparison uses.
     using Common = std::common_type_t<Index, Bound>;
-    return count_steps(static_cast<Common>(first), static_cast<Common>(last), step, test, where);
+    return count_steps<Index>(static_cast<Common>(first), static_cast<Common>(last), step, test, where);
   } else {
-    return count_steps(first, last, step, test, where);
+    return count_steps<Index>(first, last, step, test, where);
   }
 }
 
