@@ -171,11 +171,19 @@ class LoopBinder {
     if (T->isDependentType() || T->isIntegralOrUnscopedEnumerationType() || T->isObjectPointerType()) return true;
     const auto *Class = T->getAsCXXRecordDecl();
     if (!Class || !Class->hasDefinition()) return false;
-    const auto Found = Class->lookup(&Ctx.Idents.get("iterator_category"));
+    // A C++20 iterator says what it models in iterator_concept (an iota
+    // view's is random-access, its iterator_category only input).
+    if (std::optional<bool> Concept = randomAccessTag(Class, "iterator_concept"); Concept && *Concept) return true;
+    return randomAccessTag(Class, "iterator_category").value_or(true);
+  }
+  // Whether the class's Member tag is (derived from) the random-access one;
+  // nullopt when it has no such member, or one the translator cannot see.
+  std::optional<bool> randomAccessTag(const CXXRecordDecl *Class, StringRef Member) const {
+    const auto Found = Class->lookup(&Ctx.Idents.get(Member));
     const auto *Alias = Found.empty() ? nullptr : dyn_cast<TypedefNameDecl>(Found.front());
-    if (!Alias) return true;
+    if (!Alias) return std::nullopt;
     const auto *Tag = Alias->getUnderlyingType()->getAsCXXRecordDecl();
-    if (!Tag || !Tag->hasDefinition()) return true;
+    if (!Tag || !Tag->hasDefinition()) return std::nullopt;
     auto IsRandomAccess = [](const CXXRecordDecl *R) {
       return R->getName() == "random_access_iterator_tag" || R->getName() == "contiguous_iterator_tag";
     };

@@ -38,10 +38,20 @@ unsigned worker_count(Worker *w) noexcept;
 namespace loop_detail {
 
 template <class T, class = void>
-struct is_random_access : std::false_type {};
+struct has_random_access_category : std::false_type {};
 template <class T>
-struct is_random_access<T, std::void_t<typename std::iterator_traits<T>::iterator_category>>
+struct has_random_access_category<T, std::void_t<typename std::iterator_traits<T>::iterator_category>>
     : std::is_base_of<std::random_access_iterator_tag, typename std::iterator_traits<T>::iterator_category> {};
+
+// A random-access iterator: by its category, or in C++20 by the concept it
+// models (an iota view's iterator has an input category).
+template <class T>
+constexpr bool is_random_access() {
+#if __cplusplus >= 202002L
+  if constexpr (std::random_access_iterator<T>) return true;
+#endif
+  return has_random_access_category<T>::value;
+}
 
 template <class Body>
 struct LoopFrame final : Frame {
@@ -242,7 +252,7 @@ inline std::uint64_t default_grain(std::uint64_t count, unsigned workers) noexce
 template <class Index, class Bound, class Body>
 void parallel_for(const Index &first, const Bound &last, std::int64_t step, LoopTest test, std::uint64_t grain,
                   const char *where, Body &&body) {
-  static_assert(std::is_integral_v<Index> || loop_detail::is_random_access<Index>::value,
+  static_assert(std::is_integral_v<Index> || loop_detail::is_random_access<Index>(),
                 "cilkpp: the loop variable of a cilk_for must be an integer or a random-access iterator");
   const std::uint64_t count = loop_detail::trip_count(first, last, step, test, where);
   if (count == 0) return;
