@@ -247,6 +247,20 @@ class Binder {
       else
         Ok &= bindSpawn(PM, U, E, Proc);
     }
+    // The spawn's text and the loop's lowering would both rewrite the loop.
+    for (const SpawnSite &S : Proc.Spawns) {
+      const auto *Op = dyn_cast<CXXOperatorCallExpr>(S.Call);
+      const auto *Lambda = Op ? dyn_cast<LambdaExpr>(Op->getArg(0)->IgnoreImplicit()) : nullptr;
+      if (Lambda && llvm::any_of(Proc.Loops, [&](const ParallelLoop *L) {
+            return SM.isPointWithin(L->KeywordLoc, SM.getExpansionLoc(Lambda->getBeginLoc()),
+                                    SM.getExpansionLoc(Lambda->getEndLoc()));
+          })) {
+        diag::report(Diags, S.KeywordLoc, diag::SpawnCalleeUnsupported)
+            << "a lambda that holds a cilk_for where it is written (store the lambda in a variable and spawn the "
+               "variable)";
+        Ok = false;
+      }
+    }
     ReturnCollector Returns;
     Returns.TraverseStmt(Body);
     Proc.Returns = std::move(Returns.Returns);
