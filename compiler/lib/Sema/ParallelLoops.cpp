@@ -270,13 +270,19 @@ class LoopBinder {
   const SourceManager &SM;
 };
 
-// Blank text between the end of a pragma and the loop keyword.
-bool onlyBlanksBetween(const SourceManager &SM, SourceLocation From, SourceLocation To) {
+// Only blanks and comments between the end of a pragma and the loop keyword.
+bool onlyBlanksBetween(const ASTContext &Ctx, SourceLocation From, SourceLocation To) {
+  const SourceManager &SM = Ctx.getSourceManager();
   if (SM.getFileID(From) != SM.getFileID(To)) return false;
   const unsigned A = SM.getFileOffset(From), B = SM.getFileOffset(To);
   if (A > B) return false;
-  StringRef Between = SM.getBufferData(SM.getFileID(From)).substr(A, B - A);
-  return Between.find_first_not_of(" \t\r\n\f\v") == StringRef::npos;
+  const StringRef Buffer = SM.getBufferData(SM.getFileID(From));
+  // (A raw lexer skips comments.)
+  Lexer Raw(SM.getLocForStartOfFile(SM.getFileID(From)), Ctx.getLangOpts(), Buffer.begin(), Buffer.begin() + A,
+            Buffer.end());
+  Token Next;
+  Raw.LexFromRawLexer(Next);
+  return SM.getFileOffset(Next.getLocation()) >= B;
 }
 
 }  // namespace
@@ -303,7 +309,7 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
     if (!Binder.bind(F, U.Loc, Loop)) continue;
     if (!checkLoopBody(Ctx, Loop)) continue;
     for (unsigned I = 0; I < Pragmas.size(); ++I)
-      if (onlyBlanksBetween(SM, Pragmas[I].Range.getEnd(), U.Loc)) {
+      if (onlyBlanksBetween(Ctx, Pragmas[I].Range.getEnd(), U.Loc)) {
         Loop.Grain = Pragmas[I].Grain;
         Loop.GrainPragma = Pragmas[I].Range;
         PragmaUsed[I] = true;
@@ -315,7 +321,7 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
     // A pragma before a loop that failed its checks has been reported with it.
     bool BeforeAnyLoop = false;
     for (const KeywordUse &U : Uses)
-      BeforeAnyLoop |= U.Kind == KeywordKind::CilkFor && onlyBlanksBetween(SM, Pragmas[I].Range.getEnd(), U.Loc);
+      BeforeAnyLoop |= U.Kind == KeywordKind::CilkFor && onlyBlanksBetween(Ctx, Pragmas[I].Range.getEnd(), U.Loc);
     if (!BeforeAnyLoop) diag::report(Ctx.getDiagnostics(), Pragmas[I].Range.getBegin(), diag::GrainsizeNotBeforeLoop);
   }
 }
