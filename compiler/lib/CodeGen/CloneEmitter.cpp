@@ -1102,8 +1102,10 @@ class CloneBuilder {
     SourceLocation Keyword = R->getReturnLoc();
     SourceLocation Semi = semicolonAfter(Ctx, R->getEndLoc());
     if (Keyword.isMacroID() || Semi.isInvalid()) {
-      diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Keyword), diag::ConstructUnsupported)
-          << "a return statement written inside a macro";
+      // (Once, for both clones.)
+      if (Kind == CloneKind::Fast)
+        diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Keyword), diag::ConstructUnsupported)
+            << "a return statement written inside a macro";
       return;
     }
     // `return` and the blanks after it, so `return x;` becomes `f(x);`.
