@@ -33,7 +33,19 @@ bool hand_to_thief(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
   return false;
 }
 
+// The count is 1 plus the children running elsewhere; they hand it back as
+// they complete, and none makes the frame ready (only a suspended sync's
+// count reaches 0), so the worker may wait for them here.
+void wait_for_children(Worker *w, Frame &f) noexcept {
+  if (f.join.load(std::memory_order_acquire) == 1) return;
+  ActivityClock &clock = w->runtime().clock(w->index());
+  clock.enter(Activity::stealing, w->stats());
+  w->schedule_until(f.join, 1);
+  clock.enter(Activity::working, w->stats());
+}
+
 }  // namespace
+
 
 void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
   std::lock_guard<std::mutex> guard(lock_for(f));
@@ -47,16 +59,13 @@ void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
 
 bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
   if (!w->pop()) return hand_to_thief(w, parent, seq);
-  // The count is 1 plus the children running elsewhere; they hand it back
-  // as they complete, and none makes the frame ready (only a suspended
-  // sync's count reaches 0).
-  if (parent->join.load(std::memory_order_acquire) != 1) {
-    ActivityClock &clock = w->runtime().clock(w->index());
-    clock.enter(Activity::stealing, w->stats());
-    w->schedule_until(parent->join, 1);
-    clock.enter(Activity::working, w->stats());
-  }
+  wait_for_children(w, *parent);
   return true;
+}
+
+void settle_exception(Worker *w, Frame &f) {
+  wait_for_children(w, f);
+  rethrow_earliest(f);
 }
 
 void rethrow_earliest(Frame &parent) {

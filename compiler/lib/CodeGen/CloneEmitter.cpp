@@ -86,7 +86,10 @@ class CloneBuilder {
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
     rewriteLoopExits();
     destroyInHandlers();
-    if (Kind == CloneKind::Resume) Tries.emitDispatch(Final);
+    if (Kind == CloneKind::Resume) {
+      settleBeforeHandlers();
+      Tries.emitDispatch(Final);
+    }
     lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, Settings.FileName);
     // After the cilk_for loops: a loop whose body is one ends after it.
     rewriteBackEdgePolls();
@@ -1055,6 +1058,21 @@ class CloneBuilder {
     return Out + (Tries.inTryBlock(Point->Loc)
                       ? "if (__builtin_expect(__frame->pending != nullptr, 0)) ::cilkpp::rt::rethrow_pending(*__frame); "
                       : "if (__builtin_expect(__frame->pending != nullptr, 0)) goto __cilkpp_unwind; ");
+  }
+
+  // On the resume path children may still run when the procedure's own code
+  // throws in a try block: an inner try around the block's statements waits
+  // for them before the handlers run, and lets an earlier child's exception
+  // win (settle_exception). Inside the block, before its resume dispatch, so
+  // that the dispatch jumps within it.
+  void settleBeforeHandlers() {
+    if (!Frame.MayThrow) return;
+    for (const CXXTryStmt *Try : Tries.statements()) {
+      const CompoundStmt *Block = Try->getTryBlock();
+      Final.InsertTextAfterToken(SM.getExpansionLoc(Block->getLBracLoc()), " try {");
+      Final.InsertText(SM.getExpansionLoc(Block->getRBracLoc()),
+                       "} catch (...) { ::cilkpp::rt::settle_exception(__w, *__frame); } ", /*InsertAfter=*/true);
+    }
   }
 
   // A handler is entered after the class-type variables of its try block

@@ -46,6 +46,13 @@ void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq);
 // child threw if one did (it comes first in serial order), else the
 // exception being handled.
 [[noreturn, gnu::cold]] void rethrow_earliest(Frame &parent);
+
+// On the resume path, an exception leaving a try block of the procedure
+// (before the block's handlers see it): children spawned earlier may still
+// run, using the block's variables, and one that throws comes first in
+// serial order. Waits until they have completed, then throws what the
+// earliest of them threw, else rethrows the exception being handled.
+[[noreturn, gnu::cold]] void settle_exception(Worker *w, Frame &f);
 // The same in a fast clone, whose frame may be latent (exposure.h).
 [[gnu::cold]] bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
 
