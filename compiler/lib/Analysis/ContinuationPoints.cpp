@@ -4,6 +4,7 @@
 #include "Support/Diagnostics.h"
 
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -49,6 +50,9 @@ Outstanding computeOutstanding(const CFG &G, const CilkProcedure &Proc) {
           State |= Out[P->getBlockID()];
           Reachable |= Reached[P->getBlockID()];
         }
+      // A handler starts once every child has completed: on the fast path
+      // nothing was stolen, on the resume path settle_exception waited.
+      if (isa_and_nonnull<CXXCatchStmt>(B->getLabel())) State = false;
       for (const CFGElement &E : *B) {
         auto S = E.getAs<CFGStmt>();
         if (!S) continue;

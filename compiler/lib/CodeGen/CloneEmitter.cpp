@@ -1064,9 +1064,10 @@ class CloneBuilder {
   // throws in a try block: an inner try around the block's statements waits
   // for them before the handlers run, and lets an earlier child's exception
   // win (settle_exception). Inside the block, before its resume dispatch, so
-  // that the dispatch jumps within it.
+  // that the dispatch jumps within it. (Also where the procedure counts as
+  // not throwing: a handler of its own may still catch what its code throws,
+  // and the analysis counts on no child running when a handler starts.)
   void settleBeforeHandlers() {
-    if (!Frame.MayThrow) return;
     for (const CXXTryStmt *Try : Tries.statements()) {
       const CompoundStmt *Block = Try->getTryBlock();
       Final.InsertTextAfterToken(SM.getExpansionLoc(Block->getLBracLoc()), " try {");
