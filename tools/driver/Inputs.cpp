@@ -23,7 +23,13 @@ std::optional<InputKind> classifyInput(llvm::StringRef Path) {
 bool checkInputs(const std::vector<std::string> &Inputs) {
   bool Ok = true;
   for (const std::string &In : Inputs) {
-    if (!classifyInput(In)) {
+    if (In == "-") {
+      error("reading a source from standard input ('-') is not supported: name a file");
+      Ok = false;
+    } else if (llvm::sys::fs::is_directory(In)) {
+      error("'" + In + "': is a directory");
+      Ok = false;
+    } else if (!classifyInput(In)) {
       error("'" + In +
             "': unrecognized file type (expected .cilkpp, .cpp, .cc, .cxx, .C, "
             ".c, .o, .a or .so)");

@@ -59,6 +59,22 @@ class Driver {
 };
 
 int Driver::run() {
+  // (Before the inputs: `-x c++` would make "c++" an input.)
+  for (const Arg &A : O.Args) {
+    if (A.K != Arg::HostFlag) continue;
+    if (A.Text == "-M" || A.Text == "-MM" || A.Text == "-MG" || A.Text == "-MQ") {
+      error("'" + A.Text + "' is not supported: use -MD or -MMD (with -E or -c)");
+      return 1;
+    }
+    if (A.Text == "-fno-exceptions") {
+      error("'-fno-exceptions' is not supported: the runtime's headers, which translated code includes, use exceptions");
+      return 1;
+    }
+    if (llvm::StringRef(A.Text).starts_with("-x")) {
+      error("'" + A.Text + "' is not supported: cilkpp tells languages by extension (.cilkpp, .cpp, .c, ...)");
+      return 1;
+    }
+  }
   std::vector<std::string> Inputs = O.inputs();
   if (Inputs.empty()) {
     if (O.Verbose && !O.EmitCpp) {  // like gcc -v: just say who we are
@@ -87,11 +103,6 @@ int Driver::run() {
     }
     return emitCpp(Inputs[0]);
   }
-  for (const Arg &A : O.Args)
-    if (A.K == Arg::HostFlag && (A.Text == "-M" || A.Text == "-MM" || A.Text == "-MG" || A.Text == "-MQ")) {
-      error("'" + A.Text + "' is not supported: use -MD or -MMD (with -E or -c)");
-      return 1;
-    }
   if (O.DepFile && !O.CompileOnly) {
     error("-MD, -MMD, -MF and -MT need -E or -c");
     return 1;
