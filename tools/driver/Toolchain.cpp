@@ -53,22 +53,17 @@ Runtime locateRuntime(const std::string &DriverPath) {
   path::append(Prefix, CILKPP_BINDIR_TO_PREFIX);
   path::remove_dots(Prefix, /*remove_dot_dot=*/true);
 
+  auto Under = [&](llvm::StringRef Dir, llvm::StringRef Name = "") {
+    llvm::SmallString<256> Path(Prefix);
+    path::append(Path, Dir, Name);
+    return std::string(Path);
+  };
   Runtime Installed;
-  llvm::SmallString<256> Dir(Prefix);
-  path::append(Dir, CILKPP_INSTALL_INCLUDEDIR);
-  Installed.IncludeDir = std::string(Dir);
-  Dir = Prefix;
-  path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_LIBRARY_NAME);
-  Installed.Library = std::string(Dir);
-  Dir = Prefix;
-  path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_TSAN_LIBRARY_NAME);
-  Installed.TsanLibrary = std::string(Dir);
-  Dir = Prefix;
-  path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_SHARED_LIBRARY_NAME);
-  Installed.SharedLibrary = std::string(Dir);
-  Dir = Prefix;
-  path::append(Dir, CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_TSAN_SHARED_LIBRARY_NAME);
-  Installed.TsanSharedLibrary = std::string(Dir);
+  Installed.IncludeDir = Under(CILKPP_INSTALL_INCLUDEDIR);
+  Installed.Library = Under(CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_LIBRARY_NAME);
+  Installed.TsanLibrary = Under(CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_TSAN_LIBRARY_NAME);
+  Installed.SharedLibrary = Under(CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_SHARED_LIBRARY_NAME);
+  Installed.TsanSharedLibrary = Under(CILKPP_INSTALL_LIBDIR, CILKPP_RUNTIME_TSAN_SHARED_LIBRARY_NAME);
   Installed.Installed = true;
   if (Installed.exists()) return Installed;
 
