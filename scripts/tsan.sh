@@ -31,4 +31,5 @@ run() {  # run NAME ARGS...: a translated test program under ThreadSanitizer
 run mug-stress 14 16
 run poll-points
 run root-calls-from-threads
+run call-points 16 50000
 echo "tsan: no reports"

@@ -49,9 +49,13 @@ void wait_for_children(Worker *w, Frame &f) noexcept {
 
 void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
   std::lock_guard<std::mutex> guard(lock_for(f));
+  const std::uint32_t child = seq == continuation_seq ? 0 : seq;
   if (f->pending == nullptr) {
-    f->pending = new PendingException{std::move(error), seq};
-  } else if (seq < f->pending->seq) {
+    f->pending = new PendingException{std::move(error), seq, child};
+    return;
+  }
+  if (child > f->pending->latest_child) f->pending->latest_child = child;
+  if (seq < f->pending->seq) {
     f->pending->error = std::move(error);
     f->pending->seq = seq;
   }

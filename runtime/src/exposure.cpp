@@ -1,6 +1,8 @@
 // Exposing latent frames on the owner's side; see exposure.h.
 #include "cilkpp/rt/exposure.h"
 
+#include "cilkpp/rt/calls.h"
+
 #include "hetero.h"
 #include "runtime.h"
 
@@ -29,7 +31,7 @@ void expose_oldest_from(Worker *w, Frame *f) noexcept {
   // the kernel may have changed since the victim last stole.
   w->runtime().placement().note(w->index());
   Frame *oldest = nullptr;
-  for (; f->visibility == Visibility::latent; f = f->parent) oldest = f;
+  for (f = past_callers(f); f->visibility == Visibility::latent; f = past_callers(f->parent)) oldest = f;
   if (oldest) expose(w, oldest);
 }
 
@@ -38,7 +40,7 @@ void expose_chain(Worker *w, Frame *f) noexcept {
   // way: link the latent frames downward through next_ready, which only
   // ready (heap) frames use, then push from the oldest.
   Frame *below = nullptr;
-  for (; f->visibility == Visibility::latent; f = f->parent) {
+  for (f = past_callers(f); f->visibility == Visibility::latent; f = past_callers(f->parent)) {
     f->next_ready = below;
     below = f;
   }

@@ -12,6 +12,7 @@
 #include "cilkpp/rt/poll.h"
 
 #include "cilkpp/rt/abi.h"
+#include "cilkpp/rt/calls.h"
 #include "cilkpp/rt/exposure.h"
 #include "hetero.h"
 #include "runtime.h"
@@ -20,9 +21,9 @@ namespace cilkpp::rt {
 namespace {
 
 bool give_up_running_frame(Worker *w, Frame *f) noexcept {
-  if (!w->deque().empty_for_owner() || !f->parent || f->parent->visibility == Visibility::latent ||
-      w->has_handoff())
-    return false;
+  if (!w->deque().empty_for_owner() || !f->parent || w->has_handoff()) return false;
+  if (const Frame *older = past_callers(f->parent); !older || older->visibility == Visibility::latent) return false;
+  promote_callers(w, f);
   Frame *moved = f;
   if (const FrameInfo *heap_info = f->info->promote_to) {
     moved = promote(f, w->pool().allocate(size_class_of(heap_info->size)), 1);

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 
+#include "cilkpp/rt/calls.h"
 #include "cilkpp/rt/worker.h"
 #include "hetero.h"
 #include "runtime.h"
@@ -114,6 +115,7 @@ Frame *Worker::try_steal() noexcept {
     // Under the victim's deque lock: the victim's failed pop (which takes
     // the lock) sees the child it is running counted as outstanding, and a
     // promoted frame's copy, before it hands the count back in child_done.
+    promote_callers(this, stolen);
     if (const FrameInfo *heap_info = stolen->info->promote_to) {
       resumable = promote(stolen, pool_.allocate(size_class_of(heap_info->size)));
     } else {

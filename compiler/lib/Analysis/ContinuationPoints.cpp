@@ -161,6 +161,7 @@ void numberContinuationPoints(const SourceManager &SM, FrameDescription &Frame) 
   Frame.ReturnEntry.assign(Proc.Returns.size(), 0);
   Frame.ScopeEntry.assign(Proc.Scopes.size(), 0);
   Frame.PollEntry.assign(Frame.PollSites.size(), 0);
+  Frame.CallEntry.assign(Frame.Calls.size(), 0);
   Frame.EndEntry = 0;
   int Entry = 0;
   for (ContinuationPoint &P : Frame.Points) {
@@ -172,6 +173,7 @@ void numberContinuationPoints(const SourceManager &SM, FrameDescription &Frame) 
       case PointKind::EndOfBody: Frame.EndEntry = P.Entry; break;
       case PointKind::ScopeEnd: Frame.ScopeEntry[P.Site] = P.Entry; break;
       case PointKind::Poll: Frame.PollEntry[P.Site] = P.Entry; break;
+      case PointKind::Call: Frame.CallEntry[P.Site] = P.Entry; break;
     }
   }
 }

@@ -14,14 +14,14 @@
 
 namespace cilkpp {
 
-enum class PointKind { Spawn, Sync, Return, EndOfBody, ScopeEnd, Poll };
+enum class PointKind { Spawn, Sync, Return, EndOfBody, ScopeEnd, Poll, Call };
 
 struct ContinuationPoint {
   PointKind Kind;
   int Entry = 0;             // value of Frame::entry that resumes here
-  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns/Scopes/PollSites
+  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns/Scopes/PollSites, or Calls
   clang::SourceLocation Loc;
-  // Spawn and poll points: fields the fast clone must store before the
+  // Spawn, call and poll points: fields the fast clone must store before the
   // frame can be taken (live there and held in registers on the fast path).
   std::vector<const clang::VarDecl *> FastPathSaves;
 };
@@ -61,6 +61,11 @@ struct FrameDescription {
   // site has no poll point (PollPoints.h, FrameLayout.h say where).
   std::vector<const clang::Stmt *> PollSites;
   std::vector<int> PollEntry;
+  // Plain calls of cilk procedures (Analysis/CallPoints.h), spawn-like
+  // sites without the keyword, and per call its point's entry, 0 where
+  // FrameLayout dropped it (the call stays a nested root call).
+  std::vector<SpawnSite> Calls;
+  std::vector<int> CallEntry;
   // The entry's poll point follows the body's leading base cases (`if (n <
   // 2) return n;`): the last of them, or nullptr (before the first statement).
   const clang::Stmt *EntryPollAfter = nullptr;

@@ -28,6 +28,9 @@ namespace {
 
 using VarSet = llvm::SetVector<const VarDecl *>;
 
+// Poll and call points may be dropped (dropCostlyOptionalPoints).
+bool isOptional(const ContinuationPoint &P) { return P.Kind == PointKind::Poll || P.Kind == PointKind::Call; }
+
 // Walks the body keeping the variables in scope; at each continuation point
 // everything in scope must be in the frame.
 class ScopeWalker {
@@ -46,6 +49,7 @@ class ScopeWalker {
           if (const Stmt *Loop = Frame.PollSites[P.Site]) PointAt[Loop] = &P;
           else Entry = &P;
           break;
+        case PointKind::Call: PointAt[Frame.Calls[P.Site].Statement] = &P; break;
       }
     }
   }
@@ -58,14 +62,14 @@ class ScopeWalker {
   }
 
   VarSet Fields;
-  // The fields in scope at some point other than a poll point: those the
-  // frame holds without poll points.
+  // The fields in scope at some point other than an optional one (a poll or
+  // call point): those the frame holds without optional points.
   llvm::DenseSet<const VarDecl *> Anchored;
   // The first continuation point each field is in scope across (other than
-  // a poll point, if there is one).
+  // an optional one, if there is one).
   llvm::DenseMap<const VarDecl *, const ContinuationPoint *> FirstPoint;
-  // Per poll point: the variables in scope there.
-  llvm::DenseMap<const ContinuationPoint *, std::vector<const VarDecl *>> AtPoll;
+  // Per optional point: the variables in scope there.
+  llvm::DenseMap<const ContinuationPoint *, std::vector<const VarDecl *>> AtOptional;
 
  private:
   void declare(const VarDecl *V) {
@@ -76,8 +80,8 @@ class ScopeWalker {
     for (const auto &Scope : Scopes)
       for (const VarDecl *V : Scope) {
         Fields.insert(V);
-        if (P->Kind == PointKind::Poll) {
-          AtPoll[P].push_back(V);
+        if (isOptional(*P)) {
+          AtOptional[P].push_back(V);
           FirstPoint.try_emplace(V, P);
         } else if (Anchored.insert(V).second) {
           FirstPoint[V] = P;
@@ -338,7 +342,10 @@ bool checkFieldType(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarD
 
 bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P) {
   QualType T = V->getType();
-  const char *Across = P->Kind == PointKind::Spawn ? "spawn" : P->Kind == PointKind::Poll ? "poll point" : "sync";
+  const char *Across = P->Kind == PointKind::Spawn ? "spawn"
+                       : P->Kind == PointKind::Poll ? "poll point"
+                       : P->Kind == PointKind::Call ? "call"
+                                                    : "sync";
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   // Structured bindings are lowered to plain locals before translation,
   // except in templates; the object they name has no name of its own.
@@ -352,6 +359,7 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   const char *What = P->Kind == PointKind::Spawn      ? "spawn"
                      : P->Kind == PointKind::Sync     ? "sync"
                      : P->Kind == PointKind::Poll     ? "poll point"
+                     : P->Kind == PointKind::Call     ? "call"
                      : P->Kind == PointKind::ScopeEnd ? "implicit sync at the end of cilk_scope"
                                                       : "implicit sync at return";
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
@@ -381,6 +389,11 @@ class PointLiveness : public LiveVariables::Observer {
       SiteOf[Proc.Spawns[I].Call] = I;
     }
     Live.resize(Proc.Spawns.size());
+    for (unsigned I = 0; I < Frame.Calls.size(); ++I) {
+      CallOf[Frame.Calls[I].Statement] = I;
+      CallOf[Frame.Calls[I].Call] = I;
+    }
+    LiveAtCall.resize(Frame.Calls.size());
     for (unsigned I = 0; I < Frame.PollSites.size(); ++I)
       if (Frame.PollSites[I]) LoopOf[Frame.PollSites[I]] = I;
   }
@@ -389,17 +402,20 @@ class PointLiveness : public LiveVariables::Observer {
     llvm::DenseSet<const VarDecl *> *Into = nullptr;
     if (auto It = SiteOf.find(S); It != SiteOf.end()) Into = &Live[It->second];
     if (auto It = LoopOf.find(S); It != LoopOf.end()) Into = &AfterTest[It->second];
+    if (auto It = CallOf.find(S); It != CallOf.end()) Into = &LiveAtCall[It->second];
     if (!Into) return;
     for (const VarDecl *F : Fields)
       if (V.isLive(F)) Into->insert(F);
   }
   std::vector<llvm::DenseSet<const VarDecl *>> Live;
+  // Per call site (Frame.Calls).
+  std::vector<llvm::DenseSet<const VarDecl *>> LiveAtCall;
   // Per poll site; absent for a loop the CFG does not test.
   std::map<unsigned, llvm::DenseSet<const VarDecl *>> AfterTest;
 
  private:
   const VarSet &Fields;
-  llvm::DenseMap<const Stmt *, unsigned> SiteOf, LoopOf;
+  llvm::DenseMap<const Stmt *, unsigned> SiteOf, LoopOf, CallOf;
 };
 
 // The variables a loop's test and increment read: from its back-edge they
@@ -478,7 +494,7 @@ Residency residencyOf(ASTContext &Ctx, const CilkProcedure &Proc, const ScopeWal
 
   // The fast clone stores a live variable by naming it at the spawn, which
   // would find the wrong one if it were shadowed there. (Fields in scope at
-  // poll points only are saved by name there alone: dropCostlyPollPoints
+  // poll points only are saved by name there alone: dropCostlyOptionalPoints
   // keeps no poll point where a name is shadowed.)
   llvm::StringMap<unsigned> NameCount;
   for (const VarDecl *V : Walker.Fields)
@@ -488,20 +504,21 @@ Residency residencyOf(ASTContext &Ctx, const CilkProcedure &Proc, const ScopeWal
   return R;
 }
 
-// Poll points are optional, and the fast path pays for one no more than its
-// load and branch: a poll point stays only where every variable in scope
-// is a field anyway, or would be one that the fast clone keeps in a
-// register and saves inside the poll's cold branch alone. A variable in
-// scope there that would have to live in the frame on the fast path (a
-// class type constructed in it, an array, a variable whose address is taken:
-// ResidentOnFastPath, and with it EagerFrame's allocation at entry), that no
-// frame can hold (a closure, a structured binding), or whose name another
-// one in scope shadows, drops that poll point: the procedure keeps the frame
-// and fast path it has without it. (So a loop with, say, a std::string
-// declared before it gets no back-edge poll unless the string already lives
-// in the frame; test/translate/poll-points-skipped.cilkpp.)
-void dropCostlyPollPoints(ASTContext &Ctx, ParentMap &PM, const CilkProcedure &Proc, FrameDescription &Frame) {
-  if (llvm::none_of(Frame.Points, [](const ContinuationPoint &P) { return P.Kind == PointKind::Poll; })) return;
+// Poll and call points are optional, and the fast path pays for a poll
+// point no more than its load and branch, for a call point no more than a
+// spawn's stores: such a point stays only where every variable in scope is
+// a field anyway, or would be one that the fast clone keeps in a register
+// and saves there alone. A variable in scope there that would have to live
+// in the frame on the fast path (a class type constructed in it, an array,
+// a variable whose address is taken: ResidentOnFastPath, and with it
+// EagerFrame's allocation at entry), that no frame can hold (a closure, a
+// structured binding), or whose name another one in scope shadows, drops
+// that point: the procedure keeps the frame and fast path it has without it
+// (a dropped call is a nested root call). (So a loop with, say, a
+// std::string declared before it gets no back-edge poll unless the string
+// already lives in the frame; test/translate/poll-points-skipped.cilkpp.)
+void dropCostlyOptionalPoints(ASTContext &Ctx, ParentMap &PM, const CilkProcedure &Proc, FrameDescription &Frame) {
+  if (llvm::none_of(Frame.Points, isOptional)) return;
   const Stmt *Body = Proc.Definition->getBody();
   ScopeWalker Walker(Proc, Frame);
   Walker.run(Proc.Definition);
@@ -517,8 +534,8 @@ void dropCostlyPollPoints(ASTContext &Ctx, ParentMap &PM, const CilkProcedure &P
 
   std::vector<bool> Drop(Frame.Points.size(), false);
   for (unsigned I = 0; I < Frame.Points.size(); ++I) {
-    auto It = Walker.AtPoll.find(&Frame.Points[I]);
-    if (It == Walker.AtPoll.end()) continue;
+    auto It = Walker.AtOptional.find(&Frame.Points[I]);
+    if (It == Walker.AtOptional.end()) continue;
     llvm::StringSet<> Names;
     for (const VarDecl *V : It->second) Drop[I] = Drop[I] || Costly.contains(V) || !Names.insert(nameOf(V)).second;
   }
@@ -544,7 +561,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
           {I, Result, S.TargetLValue ? Ctx.getPointerType(S.TargetLValue->getType()) : QualType()});
   }
   ParentMap PM(FD->getBody());
-  dropCostlyPollPoints(Ctx, PM, Proc, Frame);
+  dropCostlyOptionalPoints(Ctx, PM, Proc, Frame);
   ScopeWalker Walker(Proc, Frame);
   Walker.run(FD);
 
@@ -577,8 +594,8 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
     Frame.EagerFrame |= R.Resident.contains(V);
   }
 
-  const bool Polls = llvm::any_of(Frame.Points, [](const ContinuationPoint &P) { return P.Kind == PointKind::Poll; });
-  if (Proc.Spawns.empty() && !Polls) return true;
+  const bool Optional = llvm::any_of(Frame.Points, isOptional);
+  if (Proc.Spawns.empty() && !Optional) return true;
   AnalysisDeclContextManager Manager(Ctx);
   AnalysisDeclContext *ADC = Manager.getContext(FD);
   // Liveness needs every variable reference to be a CFG element, and the
@@ -600,6 +617,12 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
         if (!F.ResidentOnFastPath && F.Var != Target && Liveness.Live[P.Site].contains(F.Var))
           P.FastPathSaves.push_back(F.Var);
     }
+    if (P.Kind == PointKind::Call) {
+      const VarDecl *Target = Frame.Calls[P.Site].Target;
+      for (const FrameField &F : Frame.Fields)
+        if (!F.ResidentOnFastPath && F.Var != Target && Liveness.LiveAtCall[P.Site].contains(F.Var))
+          P.FastPathSaves.push_back(F.Var);
+    }
     if (P.Kind != PointKind::Poll) continue;
     // What is live at the poll point: at the entry, what the entry block
     // passes on; at a back-edge, what the loop's test and increment read and
@@ -612,8 +635,8 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
       if (!Loop) return LV->isLive(&ADC->getCFG()->getEntry(), V);
       return Tested == Liveness.AfterTest.end() || Tested->second.contains(V) || Header.contains(V);
     };
-    auto InScope = Walker.AtPoll.find(&P);
-    if (InScope == Walker.AtPoll.end()) continue;
+    auto InScope = Walker.AtOptional.find(&P);
+    if (InScope == Walker.AtOptional.end()) continue;
     for (const FrameField &F : Frame.Fields)
       if (!F.ResidentOnFastPath && llvm::is_contained(InScope->second, F.Var) && LiveHere(F.Var))
         P.FastPathSaves.push_back(F.Var);

@@ -81,6 +81,8 @@ class CloneBuilder {
     emptyDiscardedBranches();
     dropConstexprAroundPoints();
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) Final.ReplaceText(spawnRange(I), spawnText(I));
+    for (unsigned I = 0; I < Frame.Calls.size(); ++I)
+      if (Frame.CallEntry[I]) Final.ReplaceText(statementRange(Ctx, Frame.Calls[I].Statement), callText(I));
     for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
@@ -190,6 +192,8 @@ class CloneBuilder {
   // that live in the frame in this clone.
   void collectWholeStatements() {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) addWholeRange(spawnRange(I));
+    for (unsigned I = 0; I < Frame.Calls.size(); ++I)
+      if (Frame.CallEntry[I]) addWholeRange(Frame.Calls[I].Statement);
     for (const ParallelLoop *Loop : Proc.Loops) addWholeRange(loopHeaderRange(SM, *Loop));
     struct Visitor : RecursiveASTVisitor<Visitor> {
       CloneBuilder &B;
@@ -208,9 +212,12 @@ class CloneBuilder {
     V.TraverseStmt(FD->getBody());
   }
 
+  // A statement spawnText or callText replaces.
   bool isSpawnStatement(const Stmt *S) const {
     for (const SpawnSite &Site : Proc.Spawns)
       if (Site.Statement == S) return true;
+    for (unsigned I = 0; I < Frame.Calls.size(); ++I)
+      if (Frame.CallEntry[I] && Frame.Calls[I].Statement == S) return true;
     return false;
   }
 
@@ -793,6 +800,44 @@ class CloneBuilder {
     return declaredTarget(Site, Out);
   }
 
+  // A call point (Analysis/CallPoints.h). The fast clone calls the callee's
+  // fast clone with this frame as the parent, its state saved as at a spawn;
+  // if the callee escaped (runtime/include/cilkpp/rt/calls.h), the frame
+  // resumes at the point's label once the callee completes, the result in
+  // the target's field. The resume clone makes the call as written (a
+  // nested root call: a stolen frame waits there, as it did before call
+  // points) and passes the label, numbering the callee among its children
+  // all the same.
+  std::string callText(unsigned Index) {
+    const SpawnSite &Site = Frame.Calls[Index];
+    const int Entry = Frame.CallEntry[Index];
+    const std::string Target =
+        !Site.Target ? "" : (accessesFrame(Site.Target) ? fieldOf(Site.Target) : Site.Target->getName().str()) + " = ";
+    if (Kind == CloneKind::Resume) {
+      const std::string Count = Frame.MayThrow ? "++__frame->__cilkpp_spawns; " : "";
+      const std::string Rethrow =
+          Frame.MayThrow ? " ::cilkpp::rt::rethrow_if_call_threw(*__frame, __frame->__cilkpp_spawns);" : "";
+      return fmt::format("{{ {{ {}{}{}; }} __cilkpp_resume_{}:; ::cilkpp::rt::call_resumed(__frame);{} }}", Count, Target,
+                         text(Site.Call->getSourceRange()), Entry, Rethrow);
+    }
+    if (spawnCall(Site) != SpawnCall::FastClone)
+      return declaredTarget(Site, fmt::format("{{ {}{}; }}", Target, text(Site.Call->getSourceRange())));
+    std::string Decls, Args;
+    spawnArguments(Site, Decls, Args);
+    std::string Out = "{ " + Decls + frameSetUp();
+    for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Call, Index)].FastPathSaves) Out += saveText(V);
+    if (Frame.MayThrow) Out += "const unsigned __child = ++__frame->__cilkpp_spawns; ";
+    Out += fmt::format("__frame->entry = {}; ::cilkpp::rt::begin_call(__frame); ", Entry);
+    const std::string Call =
+        fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee),
+                    Site.Target ? fmt::format("&{}", fieldOf(Site.Target)) : std::string("nullptr"), Frame.MayThrow ? "__child" : "0",
+                    Args.empty() ? "" : ", ", Args);
+    Out += Site.Target ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
+    Out += fmt::format("if (!::cilkpp::rt::call_returned(__w, __frame)) {} ", escape());
+    if (Site.Target) Out += Target + "__r; ";
+    return declaredTarget(Site, Out + "}");
+  }
+
   // The fast clone sets its frame up on the C stack where it first needs it
   // (a spawn, a poll point that answers a request), unless it allocated it
   // at entry (EagerFrame). At the entry's poll point it is not set up yet.
@@ -830,6 +875,9 @@ class CloneBuilder {
                        frameSetUp(/*AtEntry=*/!Frame.PollSites[P.Site]), Saves, P.Entry, escape());
   }
 
+  bool hasCallPoints() const {
+    return llvm::any_of(Frame.Points, [](const ContinuationPoint &P) { return P.Kind == PointKind::Call; });
+  }
   bool hasPollPoints() const {
     return llvm::any_of(Frame.Points, [](const ContinuationPoint &P) { return P.Kind == PointKind::Poll; });
   }
@@ -1205,7 +1253,7 @@ class CloneBuilder {
     }
     const std::string EntryPoll = Frame.EntryPollAfter ? "" : entryPollText();
     if (!Frame.EagerFrame)
-      return !hasExposingSpawn() && !hasPollPoints()
+      return !hasExposingSpawn() && !hasPollPoints() && !hasCallPoints()
                  ? ""
                  : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;{1}", Names.Frame,
                                EntryPoll);

@@ -3,6 +3,7 @@
 // procedure's frame -> emission through clang::Rewriter.
 #include "cilkpp/compiler/Translate.h"
 
+#include "Analysis/CallPoints.h"
 #include "Analysis/ContinuationPoints.h"
 #include "Analysis/ExceptionAnalysis.h"
 #include "Analysis/FrameLayout.h"
@@ -115,6 +116,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   for (unsigned I = 0; I < Sema.Procedures.size(); ++I) {
     Frames[I].Procedure = &Sema.Procedures[I];
     if (findContinuationPoints(Ctx, Sema.Procedures[I], Frames[I])) {
+      findCallPoints(Ctx, Sema.CilkFunctions, Frames[I]);
       if (Settings.PollPoints) findPollPoints(Ctx, Sema.Procedures[I], Frames[I]);
       computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
     }

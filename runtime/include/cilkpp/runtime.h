@@ -3,6 +3,7 @@
 
 #include "cilkpp/fields.h"
 #include "cilkpp/rt/abi.h"
+#include "cilkpp/rt/calls.h"
 #include "cilkpp/rt/exposure.h"
 #include "cilkpp/rt/parallel_for.h"
 #include "cilkpp/rt/poll.h"

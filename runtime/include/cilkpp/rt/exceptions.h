@@ -27,6 +27,8 @@ inline constexpr std::uint32_t continuation_seq = UINT32_MAX;
 struct PendingException {
   std::exception_ptr error;
   std::uint32_t seq;
+  // The largest child number that threw (calls.h), continuation_seq aside.
+  std::uint32_t latest_child;
 };
 
 // Keeps `error` in f unless f already holds one that comes first in serial

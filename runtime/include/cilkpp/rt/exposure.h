@@ -15,6 +15,9 @@
 // was stolen has a parent whose continuation was stolen before it, as with
 // eager pushes (the escape protocol of abi.h depends on that).
 //
+// Calling frames (calls.h) are passed over: their continuations wait for a
+// callee, and the frames above them are older in the chain.
+//
 // Spawns whose callee is not a fast clone (plain functions, which never reach
 // a spawn to answer a request) expose the whole latent chain first, so that
 // thieves can take any continuation while the callee runs.

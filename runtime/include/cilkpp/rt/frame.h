@@ -16,7 +16,8 @@ struct Frame;
 struct PendingException;
 
 // Whether thieves can find a frame (see exposure.h). Only the worker that
-// runs a fast clone changes its frame's visibility; thieves never read it.
+// runs a fast clone changes its frame's visibility; a thief reads it only for
+// the ancestors of a frame it steals, under the victim's deque lock (calls.h).
 enum class Visibility : std::int32_t {
   // Pushed on its worker's deque at every spawn: resumed frames, roots,
   // call waiters, cilk_for frames. A chain walk stops here.
@@ -27,6 +28,10 @@ enum class Visibility : std::int32_t {
   // A fast clone's frame put on the deque because a thief asked for work,
   // or because a spawn had to expose it.
   exposed,
+  // A fast clone's frame during a plain call of a cilk procedure (calls.h):
+  // its continuation needs the callee's result, so no thief may take it.
+  // Chain walks pass over it to the frames above.
+  calling,
 };
 
 // Continues a frame at the continuation point recorded in Frame::entry.

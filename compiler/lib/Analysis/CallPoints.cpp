@@ -1,0 +1,153 @@
+#include "Analysis/CallPoints.h"
+
+#include "Analysis/ContinuationPoints.h"
+#include "Sema/ProcedureChecks.h"
+#include "Sema/StatementPosition.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// The calls of the procedure's own code, outside try blocks; whether it has
+// a goto.
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+ public:
+  explicit CallCollector(const CilkProcedure &Proc) {
+    for (const ParallelLoop *L : Proc.Loops) ParallelLoops.insert(L->Loop);
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool TraverseCXXTryStmt(CXXTryStmt *) { return true; }
+  bool TraverseForStmt(ForStmt *S) {
+    if (ParallelLoops.contains(S)) return true;
+    return RecursiveASTVisitor::TraverseForStmt(S);
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    Calls.push_back(C);
+    return true;
+  }
+  bool VisitStmt(Stmt *S) {
+    HasGoto |= isa<GotoStmt, IndirectGotoStmt>(S);
+    return true;
+  }
+  std::vector<const CallExpr *> Calls;
+  bool HasGoto = false;
+
+ private:
+  llvm::DenseSet<const Stmt *> ParallelLoops;
+};
+
+// Arguments the fast clone's call can take as written: no temporary whose
+// lifetime the statement would end, no default argument (a fast clone
+// declares none).
+bool hasPlainArguments(const CallExpr *Call) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitStmt(Stmt *S) {
+      Found |= isa<MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXDefaultArgExpr, PackExpansionExpr>(S);
+      return !Found;
+    }
+  } F;
+  for (const Expr *Arg : Call->arguments()) F.TraverseStmt(const_cast<Expr *>(Arg));
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+    F.TraverseStmt(const_cast<Expr *>(Member->getImplicitObjectArgument()));
+  return !F.Found;
+}
+
+bool isCandidateCallee(const CilkProcedureSet &CilkFunctions, const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !CilkFunctions.contains(Callee) || isa<CXXOperatorCallExpr>(Call)) return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee)) {
+    if (Method->isVirtual() || (!isa<CXXMemberCallExpr>(Call) && !Method->isStatic())) return false;
+  } else if (isa<CXXMemberCallExpr>(Call)) {
+    return false;
+  }
+  return hasPlainArguments(Call);
+}
+
+bool hasSimpleResult(ASTContext &Ctx, const CallExpr *Call) {
+  const QualType R = Call->getCallReturnType(Ctx);
+  return R->isVoidType() || (!R->isReferenceType() && R.isTriviallyCopyableType(Ctx) && !R->isArrayType());
+}
+
+// The target's type is the callee's result type: no conversion to deliver.
+bool receivesResult(ASTContext &Ctx, const CallExpr *Call, const VarDecl *Target) {
+  const QualType R = Call->getCallReturnType(Ctx);
+  return !Target->getType()->isReferenceType() && !R->isVoidType() &&
+         Ctx.hasSameType(R.getCanonicalType().getUnqualifiedType(),
+                         Target->getType().getCanonicalType().getUnqualifiedType());
+}
+
+// The call as a spawn-like site (SpawnSite), or nothing when it is not in
+// one of the three statement forms.
+std::optional<SpawnSite> callSite(ASTContext &Ctx, ParentMap &PM, const CallExpr *Call) {
+  SpawnSite Site;
+  Site.Call = Call;
+  Site.Callee = Call->getDirectCallee();
+  Site.KeywordLoc = Ctx.getSourceManager().getExpansionLoc(Call->getBeginLoc());
+  const Stmt *Parent = PM.getParentIgnoreParenImpCasts(const_cast<CallExpr *>(Call));
+  if (isStatementPosition(PM, Call)) {
+    Site.Form = SpawnForm::Discard;
+    Site.Statement = Call;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent);
+             BO && BO->getOpcode() == BO_Assign && BO->getRHS()->IgnoreParenImpCasts() == Call &&
+             isStatementPosition(PM, BO)) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || !Var->hasLocalStorage() || !receivesResult(Ctx, Call, Var)) return std::nullopt;
+    Site.Form = SpawnForm::Assign;
+    Site.Statement = BO;
+    Site.Target = Var;
+    Site.KeywordLoc = Ctx.getSourceManager().getExpansionLoc(BO->getBeginLoc());
+  } else if (const auto *Decl = dyn_cast_or_null<DeclStmt>(Parent);
+             Decl && Decl->isSingleDecl() && isStatementPosition(PM, Decl)) {
+    const auto *Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
+    if (!Var || !Var->getInit() || Var->getInit()->IgnoreParenImpCasts() != Call || !receivesResult(Ctx, Call, Var) ||
+        Var->isStaticLocal())
+      return std::nullopt;
+    Site.Form = SpawnForm::Declare;
+    Site.Statement = Decl;
+    Site.Target = Var;
+    Site.KeywordLoc = Ctx.getSourceManager().getExpansionLoc(Decl->getBeginLoc());
+  } else {
+    return std::nullopt;
+  }
+  Site.InCompound = isa_and_nonnull<CompoundStmt>(PM.getParent(const_cast<Stmt *>(Site.Statement)));
+  return Site;
+}
+
+bool isWrittenInFile(const SourceManager &SM, const Stmt *S) {
+  return !S->getBeginLoc().isMacroID() && !S->getEndLoc().isMacroID() && SM.isWrittenInMainFile(S->getBeginLoc());
+}
+
+}  // namespace
+
+void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, FrameDescription &Frame) {
+  const CilkProcedure &Proc = *Frame.Procedure;
+  Stmt *Body = Proc.Definition->getBody();
+  CallCollector Collector(Proc);
+  Collector.TraverseStmt(Body);
+  if (Collector.HasGoto) return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  ParentMap PM(Body);
+  llvm::DenseSet<const CallExpr *> Spawned;
+  for (const SpawnSite &S : Proc.Spawns) Spawned.insert(S.Call);
+  for (const CallExpr *Call : Collector.Calls) {
+    if (Spawned.contains(Call) || !isCandidateCallee(CilkFunctions, Call) || !hasSimpleResult(Ctx, Call)) continue;
+    std::optional<SpawnSite> Site = callSite(Ctx, PM, Call);
+    if (!Site || !isWrittenInFile(SM, Site->Statement) || unsupportedEnclosingConstruct(PM, Site->Statement)) continue;
+    Frame.Points.push_back({PointKind::Call, 0, static_cast<unsigned>(Frame.Calls.size()), Site->KeywordLoc, {}});
+    Frame.Calls.push_back(*Site);
+  }
+  numberContinuationPoints(SM, Frame);
+}
+
+}  // namespace cilkpp
