@@ -973,7 +973,7 @@ class CloneBuilder {
   // The Declare form declares its variable before the block that sets it.
   std::string declaredTarget(const SpawnSite &Site, std::string Block) {
     if (Site.Form != SpawnForm::Declare || accessesFrame(Site.Target)) return Block;
-    Block = declareAsWritten(Ctx, Site.Target->getType().getUnqualifiedType(), Site.Target->getName()) + "; " + Block;
+    Block = declareQualified(Ctx, Site.Target->getType().getUnqualifiedType(), Site.Target->getName()) + "; " + Block;
     return Site.InCompound ? Block : "{ " + Block + " }";
   }
 

@@ -72,6 +72,43 @@ const char *packUseReason(const char *Kind, const char *Use) {
   return Reason.c_str();
 }
 
+// A class or enum declared private or protected in a class (or inside one),
+// named by T or by a template argument inside it: the translation of an
+// instantiation spells its arguments outside that class.
+const TagDecl *hiddenMemberType(QualType T) {
+  while (true) {
+    T = T.getCanonicalType();
+    if (const auto *PT = T->getAs<PointerType>()) T = PT->getPointeeType();
+    else if (const auto *RT = T->getAs<ReferenceType>()) T = RT->getPointeeType();
+    else if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr())) T = AT->getElementType();
+    else break;
+  }
+  const TagDecl *TD = T->getAsTagDecl();
+  if (!TD) return nullptr;
+  for (const Decl *D = TD; isa<RecordDecl>(D->getDeclContext()); D = cast<Decl>(D->getDeclContext()))
+    if (D->getAccess() == AS_private || D->getAccess() == AS_protected) return TD;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(TD))
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type)
+        if (const TagDecl *Hidden = hiddenMemberType(Arg.getAsType())) return Hidden;
+  return nullptr;
+}
+
+// The first such type among the template arguments of an instantiation (of
+// a function template, or of the class templates around a member).
+const TagDecl *hiddenTemplateArgument(const FunctionDecl *FD) {
+  std::vector<const TemplateArgumentList *> Lists;
+  if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs(); Args && FD->isTemplateInstantiation())
+    Lists.push_back(Args);
+  for (const ClassTemplateSpecializationDecl *Spec : enclosingSpecializations(FD))
+    Lists.push_back(&Spec->getTemplateArgs());
+  for (const TemplateArgumentList *Args : Lists)
+    for (const TemplateArgument &Arg : Args->asArray())
+      if (Arg.getKind() == TemplateArgument::Type)
+        if (const TagDecl *Hidden = hiddenMemberType(Arg.getAsType())) return Hidden;
+  return nullptr;
+}
+
 // A member function's generated clones are static members declared in its
 // class and defined at namespace scope, so the class must be one the
 // translator can add to and define members of outside it.
@@ -203,6 +240,12 @@ bool checkProcedureSignature(ASTContext &Ctx, const FunctionDecl *FD) {
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   if (const char *Kind = unsupportedProcedureKind(Ctx, FD)) {
     diag::report(Diags, FD->getLocation(), diag::ProcedureKindUnsupported) << Kind;
+    return false;
+  }
+  if (const TagDecl *Hidden = hiddenTemplateArgument(FD)) {
+    diag::report(Diags, FD->getLocation(), diag::TemplateArgumentHidden) << Hidden->getQualifiedNameAsString();
+    if (FD->getPointOfInstantiation().isValid())
+      diag::report(Diags, FD->getPointOfInstantiation(), diag::NoteContinuationPoint) << "instantiated";
     return false;
   }
   if (!isSupportedReturnType(Ctx, FD->getReturnType())) {

@@ -83,6 +83,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: argument of type %0 passed by value to a spawned call is evaluated before the spawn and then moved "
      "into the parameter, but %0 has no usable move or copy constructor; not supported (pass it by reference)"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: a cilk procedure instantiated with '%0', a private or protected member type, among its template "
+     "arguments is not supported: its translation names the type outside its class (make the type public)"},
 };
 
 }  // namespace

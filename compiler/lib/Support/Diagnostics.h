@@ -41,6 +41,7 @@ enum ID {
   GotoAcrossContinuation,
   ImmovableParameter,
   ImmovableArgument,
+  TemplateArgumentHidden,
   NumIDs
 };
 
