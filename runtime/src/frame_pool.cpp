@@ -53,15 +53,21 @@ static_assert(std::is_trivially_destructible_v<Reserve>);
   std::abort();
 }
 
+// A chunk holds its header and at least four blocks of its class.
+constexpr std::size_t chunk_bytes(std::size_t cls) noexcept {
+  return kFrameAlign + 4 * class_block_size(cls) > kChunkBytes ? kFrameAlign + 4 * class_block_size(cls) : kChunkBytes;
+}
+
 // Makes a new chunk the fresh region of class cls. Caller holds reserve.mutex.
 void add_chunk(std::size_t cls) noexcept {
-  void *mem = ::operator new(kChunkBytes, std::align_val_t{kFrameAlign}, std::nothrow);
-  if (!mem) out_of_memory(kChunkBytes);
+  const std::size_t bytes = chunk_bytes(cls);
+  void *mem = ::operator new(bytes, std::align_val_t{kFrameAlign}, std::nothrow);
+  if (!mem) out_of_memory(bytes);
   auto *header = static_cast<ChunkHeader *>(mem);
   header->next = reserve.chunks;
   reserve.chunks = header;
   reserve.fresh[cls] = static_cast<unsigned char *>(mem) + kFrameAlign;
-  reserve.fresh_end[cls] = static_cast<unsigned char *>(mem) + kChunkBytes;
+  reserve.fresh_end[cls] = static_cast<unsigned char *>(mem) + bytes;
 }
 
 // Carves up to n blocks of class cls from its fresh region, in address

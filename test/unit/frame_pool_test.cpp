@@ -20,9 +20,31 @@ TEST(FramePool, SizeClassesCoverTheirSizes) {
   EXPECT_EQ(size_class_of(1), 0u);
   EXPECT_EQ(size_class_of(64), 0u);
   EXPECT_EQ(size_class_of(65), 1u);
-  for (std::size_t bytes = 1; bytes < 4096; ++bytes) {
+  for (std::size_t bytes = 1; bytes <= 2048; ++bytes) {
     EXPECT_GE(class_block_size(size_class_of(bytes)), bytes);
     EXPECT_LT(class_block_size(size_class_of(bytes)), bytes + kFrameAlign);
+  }
+  // Above 2 KiB, powers of two.
+  EXPECT_EQ(class_block_size(size_class_of(2049)), 4096u);
+  for (std::size_t bytes = 2049; bytes <= 200000; bytes += 7) {
+    EXPECT_GE(class_block_size(size_class_of(bytes)), bytes);
+    EXPECT_LT(class_block_size(size_class_of(bytes)), 2 * bytes);
+  }
+  EXPECT_EQ(size_class_of(65536), kSizeClasses - 1);
+  EXPECT_EQ(size_class_of(65537), kSizeClasses);
+}
+
+TEST(FramePool, FramesUpTo64KiBComeFromThePoolAndAreReused) {
+  FramePool pool;
+  for (std::size_t bytes : {2049u, 5000u, 65536u}) {
+    const std::size_t cls = size_class_of(bytes);
+    ASSERT_LT(cls, kSizeClasses);
+    void *p = pool.allocate(cls);
+    ASSERT_TRUE(aligned(p));
+    std::memset(p, 0x5a, bytes);
+    pool.release(p, cls);
+    EXPECT_EQ(pool.allocate(cls), p);
+    pool.release(p, cls);
   }
 }
 
@@ -140,7 +162,7 @@ TEST(FramePool, DestroyedPoolReturnsItsBlocksToTheReserve) {
 
 TEST(FramePool, LargeFramesComeFromTheSystemAllocator) {
   FramePool pool;
-  for (std::size_t bytes : {2049u, 5000u, 100000u}) {
+  for (std::size_t bytes : {65537u, 100000u, 300000u}) {
     const std::size_t cls = size_class_of(bytes);
     ASSERT_GE(cls, kSizeClasses);
     void *p = pool.allocate(cls);

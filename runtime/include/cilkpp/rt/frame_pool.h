@@ -1,4 +1,6 @@
-// Per-worker frame pools: segregated free lists, one per 64-byte size class.
+// Per-worker frame pools: segregated free lists, one per size class: 64-byte
+// steps up to 2 KiB, then powers of two up to 64 KiB (a frame holding an
+// array, say, pays a pool allocation, not the system allocator's).
 //
 // Allocation and release on the owner are a few instructions and never lock.
 // A frame stolen or mugged is freed by whichever worker finishes it, so frames
@@ -13,14 +15,20 @@
 namespace cilkpp::rt {
 
 inline constexpr std::size_t kFrameAlign = 64;
-inline constexpr std::size_t kSizeClasses = 32;  // blocks up to 2 KiB
+inline constexpr std::size_t kLinearClasses = 32;               // blocks up to 2 KiB
+inline constexpr std::size_t kSizeClasses = kLinearClasses + 5;  // then 4 KiB to 64 KiB
 inline constexpr std::uint32_t kMaxCachedPerClass = 256;
+inline constexpr std::size_t kLinearLimit = kLinearClasses * kFrameAlign;
 
+// Classes from kSizeClasses on go to the system allocator.
 constexpr std::size_t size_class_of(std::size_t bytes) noexcept {
-  return (bytes + kFrameAlign - 1) / kFrameAlign - 1;
+  if (bytes <= kLinearLimit) return (bytes + kFrameAlign - 1) / kFrameAlign - 1;
+  std::size_t cls = kLinearClasses;
+  for (std::size_t block = 2 * kLinearLimit; block < bytes; block *= 2) ++cls;
+  return cls;
 }
 constexpr std::size_t class_block_size(std::size_t cls) noexcept {
-  return (cls + 1) * kFrameAlign;
+  return cls < kLinearClasses ? (cls + 1) * kFrameAlign : kLinearLimit << (cls - kLinearClasses + 1);
 }
 
 class FramePool {
