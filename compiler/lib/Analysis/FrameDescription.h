@@ -71,6 +71,10 @@ struct FrameDescription {
   const clang::Stmt *EntryPollAfter = nullptr;
   bool FallsOffEnd = false;      // the closing brace is reachable
   bool EagerFrame = false;       // allocate the frame at entry, not at the first spawn
+  // With EagerFrame: the body's leading base cases (`if (n < 2) return n;`),
+  // which the fast clone runs as written before it allocates the frame, so
+  // that leaves do not allocate one.
+  std::vector<const clang::Stmt *> EarlyReturns;
   // The procedure may throw (ExceptionAnalysis): it numbers its spawns, and
   // its resume clone can unwind.
   bool MayThrow = false;

@@ -1,6 +1,7 @@
 #include "Analysis/FrameLayout.h"
 
 #include "Analysis/ContinuationPoints.h"
+#include "Analysis/PollPoints.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 #include "Support/Movable.h"
@@ -547,6 +548,26 @@ void dropCostlyOptionalPoints(ASTContext &Ctx, ParentMap &PM, const CilkProcedur
   numberContinuationPoints(Ctx.getSourceManager(), Frame);
 }
 
+// The leading base cases a fast clone can run before its frame exists: as
+// written, so only those that name nothing the clone spells differently
+// (members through `this`, pack elements).
+std::vector<const Stmt *> earlyReturns(ASTContext &Ctx, const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitStmt(Stmt *S) {
+      Found |= isa<CXXThisExpr, PackExpansionExpr, SizeOfPackExpr, FunctionParmPackExpr>(S);
+      return !Found;
+    }
+  };
+  std::vector<const Stmt *> Early;
+  for (const Stmt *S : cast<CompoundStmt>(FD->getBody())->body()) {
+    Finder F;
+    if (!isBaseCase(Ctx, S) || (F.TraverseStmt(const_cast<Stmt *>(S)), F.Found)) break;
+    Early.push_back(S);
+  }
+  return Early;
+}
+
 }  // namespace
 
 bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
@@ -594,6 +615,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
     Frame.EagerFrame |= R.Resident.contains(V);
   }
 
+  if (Frame.EagerFrame) Frame.EarlyReturns = earlyReturns(Ctx, FD);
   const bool Optional = llvm::any_of(Frame.Points, isOptional);
   if (Proc.Spawns.empty() && !Optional) return true;
   AnalysisDeclContextManager Manager(Ctx);

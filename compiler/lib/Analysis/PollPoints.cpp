@@ -62,19 +62,6 @@ const Stmt *loopOf(ParentMap &PM, const ContinueStmt *C) {
   return S;
 }
 
-// `if (c) return v;` (or `{ return v; }`) with a condition and value that
-// call nothing and change nothing: a base case.
-bool isBaseCase(ASTContext &Ctx, const Stmt *S) {
-  const auto *If = dyn_cast<IfStmt>(S);
-  if (!If || If->getInit() || If->getConditionVariable() || If->getElse() || If->isConstexpr() ||
-      If->getBeginLoc().isMacroID() || If->getEndLoc().isMacroID() || If->getCond()->HasSideEffects(Ctx))
-    return false;
-  const Stmt *Then = If->getThen();
-  if (const auto *Block = dyn_cast<CompoundStmt>(Then); Block && Block->size() == 1) Then = Block->body_front();
-  const auto *Return = dyn_cast<ReturnStmt>(Then);
-  return Return && (!Return->getRetValue() || !Return->getRetValue()->HasSideEffects(Ctx));
-}
-
 // `T a, b;` of variables without initializers: nothing runs.
 bool isUninitializedDeclaration(const Stmt *S) {
   const auto *D = dyn_cast<DeclStmt>(S);
@@ -85,6 +72,17 @@ bool isUninitializedDeclaration(const Stmt *S) {
 }
 
 }  // namespace
+
+bool isBaseCase(ASTContext &Ctx, const Stmt *S) {
+  const auto *If = dyn_cast<IfStmt>(S);
+  if (!If || If->getInit() || If->getConditionVariable() || If->getElse() || If->isConstexpr() ||
+      If->getBeginLoc().isMacroID() || If->getEndLoc().isMacroID() || If->getCond()->HasSideEffects(Ctx))
+    return false;
+  const Stmt *Then = If->getThen();
+  if (const auto *Block = dyn_cast<CompoundStmt>(Then); Block && Block->size() == 1) Then = Block->body_front();
+  const auto *Return = dyn_cast<ReturnStmt>(Then);
+  return Return && (!Return->getRetValue() || !Return->getRetValue()->HasSideEffects(Ctx));
+}
 
 // An innermost loop that calls nothing out of line: a few instructions per
 // iteration, which compilers unroll and vectorize. A load and a branch per

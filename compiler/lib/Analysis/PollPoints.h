@@ -39,6 +39,10 @@ namespace cilkpp {
 // numbered with the others) and fills PollSites and PollEntry.
 void findPollPoints(clang::ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame);
 
+// `if (c) return v;` (or `{ return v; }`) with a condition and value that
+// call nothing and change nothing: a base case.
+bool isBaseCase(clang::ASTContext &Ctx, const clang::Stmt *S);
+
 // An innermost loop that calls nothing out of line (`for`, `while`, `do` or
 // range-based `for`): it gets no poll point.
 bool isTightLoop(const clang::Stmt *Loop);

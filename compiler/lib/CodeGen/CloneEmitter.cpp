@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace clang;
@@ -1239,6 +1240,22 @@ class CloneBuilder {
     }
   }
 
+  // The leading base cases, as written and again before the frame is
+  // allocated (FrameDescription::EarlyReturns): a leaf returns without
+  // touching the pool, and the compiler drops the repeated tests. On the
+  // line of the body's `{`, so only those written without comments.
+  std::string earlyReturnsText() const {
+    std::string Out;
+    for (const Stmt *S : Frame.EarlyReturns) {
+      const CharSourceRange Range = CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), statementEnd(Ctx, S));
+      std::string Text = Lexer::getSourceText(Range, SM, LO).str();
+      if (StringRef(Text).contains("//") || StringRef(Text).contains("/*") || StringRef(Text).contains('#')) break;
+      std::replace(Text.begin(), Text.end(), '\n', ' ');
+      Out += " " + Text;
+    }
+    return Out;
+  }
+
   std::string prologue() {
     if (Kind == CloneKind::Resume) {
       std::string Out = fmt::format(" auto *const __frame = static_cast<{} *>(__base);", Names.Frame);
@@ -1257,7 +1274,8 @@ class CloneBuilder {
                  ? ""
                  : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;{1}", Names.Frame,
                                EntryPoll);
-    std::string Out = fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
+    std::string Out = earlyReturnsText() +
+                      fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
     if (Frame.MayThrow) Out += " __frame->__cilkpp_seq = __seq;";
     if (thisClass(FD)) Out += " __frame->__this = __this;";
