@@ -120,7 +120,7 @@ std::optional<SpawnSite> callSite(ASTContext &Ctx, ParentMap &PM, const CallExpr
   } else {
     return std::nullopt;
   }
-  Site.InCompound = isa_and_nonnull<CompoundStmt>(PM.getParent(const_cast<Stmt *>(Site.Statement)));
+  Site.InCompound = declaresIntoBlock(PM, Site.Statement);
   return Site;
 }
 

@@ -30,7 +30,8 @@ struct SpawnSite {
   // Assign to any other lvalue (`a[i] = spawn f()`, `s.x = ...`, `*p = ...`):
   // its address is computed in the parent before the spawn.
   const clang::Expr *TargetLValue = nullptr;
-  // False when the statement is the direct body of if/for/while/... .
+  // False when the statement is the direct body of if/for/while/... (a
+  // declaration there is scoped to it), true in a block, labels aside.
   bool InCompound = true;
 };
 

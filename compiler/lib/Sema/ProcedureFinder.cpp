@@ -393,7 +393,7 @@ class Binder {
       return false;
     }
     if ((Site.Target || Site.TargetLValue) && !checkSpawnTarget(Ctx, Site)) return false;
-    Site.InCompound = isa_and_nonnull<CompoundStmt>(PM.getParent(const_cast<Stmt *>(Site.Statement)));
+    Site.InCompound = declaresIntoBlock(PM, Site.Statement);
     Proc.Spawns.push_back(Site);
     return true;
   }

@@ -21,6 +21,12 @@ bool isStatementPosition(ParentMap &PM, const Stmt *S) {
   return false;
 }
 
+bool declaresIntoBlock(ParentMap &PM, const Stmt *S) {
+  const Stmt *Parent = PM.getParent(const_cast<Stmt *>(S));
+  while (isa_and_nonnull<SwitchCase, LabelStmt, AttributedStmt>(Parent)) Parent = PM.getParent(const_cast<Stmt *>(Parent));
+  return isa_and_nonnull<CompoundStmt>(Parent);
+}
+
 std::string describePosition(ParentMap &PM, const Stmt *S) {
   const Stmt *Parent = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(S));
   if (!Parent) return "spawn outside a statement";

@@ -11,6 +11,11 @@ namespace cilkpp {
 
 bool isStatementPosition(clang::ParentMap &PM, const clang::Stmt *S);
 
+// Whether a declaration at S, a statement position, declares into the
+// enclosing block: directly in it or after labels (`case 1: long q = ...;`),
+// not as the body of a control statement.
+bool declaresIntoBlock(clang::ParentMap &PM, const clang::Stmt *S);
+
 // A short description of where an expression sits, for diagnostics.
 std::string describePosition(clang::ParentMap &PM, const clang::Stmt *S);
 
