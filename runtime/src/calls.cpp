@@ -26,9 +26,12 @@ void promote_callers(Worker *w, Frame *f) noexcept {
     if (const FrameInfo *heap_info = caller->info->promote_to) {
       promote(caller, w->pool().allocate(size_class_of(heap_info->size)), 2);
     } else {
+      // Counted once: the callee, resumed elsewhere, may be stolen from or
+      // mugged again, and its parent is this frame, not a copy.
       follow_promoted_parent(caller);
       caller->next_ready = nullptr;
       caller->join.fetch_add(1, std::memory_order_relaxed);
+      caller->visibility = Visibility::eager;
     }
     caller = next;
   }

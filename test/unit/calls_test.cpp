@@ -100,6 +100,11 @@ TEST_F(Calls, AHeapCallerStaysWhereItIsWithOneMoreCount) {
   promote_callers(&w, d);
   EXPECT_EQ(heap->join.load(), 2);
   EXPECT_EQ(current_location(heap), heap);
+  // The callee, resumed elsewhere, is its child still: stolen from or
+  // mugged again, it must not count the caller twice.
+  EXPECT_EQ(heap->visibility, Visibility::eager);
+  promote_callers(&w, d);
+  EXPECT_EQ(heap->join.load(), 2);
   free_frame_generic(&w, heap);
 }
 

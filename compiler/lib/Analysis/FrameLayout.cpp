@@ -505,6 +505,26 @@ Residency residencyOf(ASTContext &Ctx, const CilkProcedure &Proc, const ScopeWal
   return R;
 }
 
+// The variables declared, and those named, inside the body of a macro (not
+// in an argument of one, which is written in the file): the generated code
+// cannot rewrite them there.
+struct MacroBodyVariables : RecursiveASTVisitor<MacroBodyVariables> {
+  MacroBodyVariables(const SourceManager &SM, const Stmt *Body) : SM(SM) { TraverseStmt(const_cast<Stmt *>(Body)); }
+  bool inBody(SourceLocation Loc) const { return Loc.isMacroID() && !SM.isMacroArgExpansion(Loc); }
+  bool VisitDeclRefExpr(DeclRefExpr *DR) {
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && inBody(DR->getLocation())) Named.insert(V);
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *DS) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D); V && (inBody(DS->getBeginLoc()) || inBody(V->getLocation())))
+        Declared.insert(V);
+    return true;
+  }
+  const SourceManager &SM;
+  llvm::DenseSet<const VarDecl *> Declared, Named;
+};
+
 // Poll and call points are optional, and the fast path pays for a poll
 // point no more than its load and branch, for a call point no more than a
 // spawn's stores: such a point stays only where every variable in scope is
@@ -532,6 +552,10 @@ void dropCostlyOptionalPoints(ASTContext &Ctx, ParentMap &PM, const CilkProcedur
       Costly.insert(V);
   for (const auto &[V, Loc] : Taken.ArraysCapturedByCopy)
     if (!Walker.Anchored.contains(V)) Costly.insert(V);
+  // A field declared or used in a macro's body cannot be rewritten there.
+  const MacroBodyVariables InMacros(Ctx.getSourceManager(), Body);
+  for (const VarDecl *V : Walker.Fields)
+    if (!Walker.Anchored.contains(V) && (InMacros.Declared.contains(V) || InMacros.Named.contains(V))) Costly.insert(V);
 
   std::vector<bool> Drop(Frame.Points.size(), false);
   for (unsigned I = 0; I < Frame.Points.size(); ++I) {
@@ -588,6 +612,14 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
 
   bool Ok = true;
   for (const VarDecl *V : Walker.Fields) Ok &= checkFieldType(Ctx, PM, FD->getBody(), V, Walker.FirstPoint[V]);
+  const MacroBodyVariables InMacros(Ctx.getSourceManager(), FD->getBody());
+  for (const VarDecl *V : Walker.Fields)
+    if (InMacros.Declared.contains(V)) {
+      diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(V->getLocation()),
+                   diag::ConstructUnsupported)
+          << "a variable that lives across a continuation point declared inside a macro body";
+      Ok = false;
+    }
   if (!Ok) return false;
   manageLocalsInScopeOfManagedFields(Ctx, PM, FD, Walker.Fields);
 

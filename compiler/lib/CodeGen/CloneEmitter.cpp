@@ -671,6 +671,12 @@ class CloneBuilder {
       Decls += fmt::format("auto *const __o = {}; ", objectPointer(Member));
       if (How == SpawnCall::FastClone) Args = "__o";
     }
+    // A static member called through an object (`get().sm(n)`): the object
+    // is evaluated, first, though the call does not use it.
+    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Site.Callee); Method && Method->isStatic())
+      if (const auto *ME = dyn_cast<MemberExpr>(Site.Call->getCallee()->IgnoreParenImpCasts());
+          ME && ME->getBase()->HasSideEffects(Ctx))
+        Decls += fmt::format("(void)({}); ", text(ME->getBase()->getSourceRange()));
     for (unsigned I = First; I < Site.Call->getNumArgs(); ++I) {
       const Expr *Arg = Site.Call->getArg(I);
       if (isa<CXXDefaultArgExpr>(Arg)) break;
@@ -689,7 +695,9 @@ class CloneBuilder {
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T, Name), Value);
         Args += fmt::format("static_cast<{}>({})", typeQualified(Ctx, T), Name);
       } else if (T->isScalarType()) {
-        Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T.getUnqualifiedType(), Name), Value);
+        // The type itself: a member typedef may be private to the callee's
+        // class, and this code is outside it.
+        Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T.getCanonicalType().getUnqualifiedType(), Name), Value);
         Args += Name;
       } else {
         // The argument is moved into the parameter, unless a fast clone
@@ -818,8 +826,8 @@ class CloneBuilder {
       const std::string Count = Frame.MayThrow ? "++__frame->__cilkpp_spawns; " : "";
       const std::string Rethrow =
           Frame.MayThrow ? " ::cilkpp::rt::rethrow_if_call_threw(*__frame, __frame->__cilkpp_spawns);" : "";
-      return fmt::format("{{ {{ {}{}{}; }} __cilkpp_resume_{}:; ::cilkpp::rt::call_resumed(__frame);{} }}", Count, Target,
-                         text(Site.Call->getSourceRange()), Entry, Rethrow);
+      return fmt::format("{{ {{ {}{}{}; }} __cilkpp_resume_{}:;{} }}", Count, Target, text(Site.Call->getSourceRange()),
+                         Entry, Rethrow);
     }
     if (spawnCall(Site) != SpawnCall::FastClone)
       return declaredTarget(Site, fmt::format("{{ {}{}; }}", Target, text(Site.Call->getSourceRange())));

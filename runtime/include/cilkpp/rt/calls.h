@@ -10,9 +10,10 @@
 // If a thief takes a frame below a calling frame, it promotes the calling
 // frames between them first (promote_callers), each counting its
 // continuation, which the victim gives back when the call returns escaping,
-// and the callee, which gives its count back when it completes. The caller
-// resumes at the call's continuation point, in its resume clone, once both
-// have: the callee's result is then in the frame.
+// and the callee, which gives its count back when it completes; a copy, or a
+// frame already on the heap, is eager from then on. The caller resumes at
+// the call's continuation point, in its resume clone, once both have: the
+// callee's result is then in the frame.
 #pragma once
 
 #include <cstdint>
@@ -52,17 +53,9 @@ inline Frame *past_callers(Frame *f) noexcept {
   return f;
 }
 
-// At the call's continuation point in the resume clone, which a frame that
-// waited for its callee resumes at (a heap frame of a fast clone still says
-// calling) and the resume clone's own call passes. Written only in the
-// former case: in the latter, thieves below the frame may be reading it.
-inline void call_resumed(Frame *f) noexcept {
-  if (__builtin_expect(f->visibility != Visibility::eager, 0)) f->visibility = Visibility::eager;
-}
-
-// The same, in a procedure that may throw: if the callee, numbered call_seq
-// among the frame's children, threw, rethrows its exception here, as the
-// call would have. (Exceptions of children spawned earlier wait for the
+// At the call's continuation point in the resume clone of a procedure that
+// may throw: if the callee, numbered call_seq among the frame's children,
+// threw, rethrows its exception here, as the call would have. (Exceptions of children spawned earlier wait for the
 // next sync: the callee's number is only ever the latest.)
 void rethrow_if_call_threw(Frame &f, std::uint32_t call_seq);
 
