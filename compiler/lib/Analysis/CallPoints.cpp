@@ -113,6 +113,10 @@ std::optional<SpawnSite> callSite(ASTContext &Ctx, ParentMap &PM, const CallExpr
     if (!Var || !Var->getInit() || Var->getInit()->IgnoreParenImpCasts() != Call || !receivesResult(Ctx, Call, Var) ||
         Var->isStaticLocal())
       return std::nullopt;
+    // The clone declares the target, then assigns the result: a class whose
+    // default constructor does something would see one more construction.
+    if (const CXXRecordDecl *RD = Var->getType()->getAsCXXRecordDecl(); RD && !RD->hasTrivialDefaultConstructor())
+      return std::nullopt;
     Site.Form = SpawnForm::Declare;
     Site.Statement = Decl;
     Site.Target = Var;

@@ -13,7 +13,8 @@
 // or address-taken variable living in the frame, one no frame can hold, a
 // shadowed name), and the call stays a nested root call. Candidates:
 // - the three statement forms above, the target a local of the result's
-//   type, the result void or trivially copyable;
+//   type, the result void or trivially copyable (and a declared class
+//   target trivially default-constructible);
 // - a callee that is a cilk procedure of this file, called directly (not
 //   virtually, not through an object or pointer to function), with no
 //   temporaries or default arguments among its arguments;

@@ -176,6 +176,7 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
         !firstDeclarationInMainFile(Ctx.getSourceManager(), FD->getPrimaryTemplate()))
       return "an explicit specialization of a function template declared in another file";
   }
+  if (isa_and_nonnull<CXXTryStmt>(FD->getBody())) return "a function with a function-try-block";
   if (FD->isVariadic()) return "a variadic function";
   if (FD->isConstexpr()) return "a constexpr function";
   if (!FD->getDeclName().isIdentifier()) return "an operator function";
