@@ -97,6 +97,10 @@ std::vector<std::string> translatorArgs(const Options &O, const Runtime &RT) {
   // -O too: __OPTIMIZE__ must mean the same to the translator and the host.
   std::vector<std::string> Args = {"-std=" + O.Std, "-O" + O.OptLevel, "-I" + RT.IncludeDir};
   Args.insert(Args.end(), O.PreprocessorArgs.begin(), O.PreprocessorArgs.end());
+  // The translator's own warnings follow the host compiler's -Werror and -w
+  // (its Clang warnings are off: the host compiler reports those).
+  for (const Arg &A : O.Args)
+    if (A.K == Arg::HostFlag && (A.Text == "-Werror" || A.Text == "-Wno-error" || A.Text == "-w")) Args.push_back(A.Text);
   return Args;
 }
 

@@ -92,8 +92,15 @@ constexpr Description Descriptions[NumIDs] = {
 
 clang::DiagnosticBuilder report(clang::DiagnosticsEngine &Diags, clang::SourceLocation Loc, ID Which) {
   const Description &D = Descriptions[Which];
-  unsigned CustomID = Diags.getDiagnosticIDs()->getCustomDiagID(
-      static_cast<clang::DiagnosticIDs::Level>(D.Level), D.Format);
+  // Custom diagnostics bypass Clang's warning options, so -w and -Werror
+  // (which the driver passes on from the host compiler's flags) apply here.
+  clang::DiagnosticsEngine::Level Level = D.Level;
+  if (Level == clang::DiagnosticsEngine::Warning && Diags.getIgnoreAllWarnings())
+    Level = clang::DiagnosticsEngine::Ignored;
+  else if (Level == clang::DiagnosticsEngine::Warning && Diags.getWarningsAsErrors())
+    Level = clang::DiagnosticsEngine::Error;
+  unsigned CustomID =
+      Diags.getDiagnosticIDs()->getCustomDiagID(static_cast<clang::DiagnosticIDs::Level>(Level), D.Format);
   return Diags.Report(Loc, CustomID);
 }
 
