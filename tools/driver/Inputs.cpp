@@ -3,6 +3,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
@@ -47,14 +48,41 @@ TempFiles::~TempFiles() {
     llvm::sys::fs::remove(P);
     llvm::sys::DontRemoveFileOnSignal(P);
   }
+  if (!Directory.empty()) {
+    llvm::sys::fs::remove(Directory);
+    llvm::sys::DontRemoveFileOnSignal(Directory);
+  }
+}
+
+std::string TempFiles::prefixMapFlag() const {
+  return Directory.empty() ? std::string() : "-ffile-prefix-map=" + Directory + "=.";
 }
 
 std::optional<std::string> TempFiles::create(llvm::StringRef Stem,
                                              llvm::StringRef Suffix) {
+  if (Directory.empty()) {
+    llvm::SmallString<128> Made;
+    if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("cilkpp", Made)) {
+      error("cannot create a temporary directory: " + EC.message());
+      return std::nullopt;
+    }
+    Directory = std::string(Made);
+    llvm::sys::RemoveFileOnSignal(Directory);
+  }
   llvm::SmallString<128> Path;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile(Stem, Suffix, Path)) {
-    error("cannot create a temporary file: " + EC.message());
-    return std::nullopt;
+  for (unsigned N = 0;; ++N) {
+    Path = Directory;
+    llvm::sys::path::append(Path, (N ? Stem + "-" + llvm::Twine(N) : llvm::Twine(Stem)) + "." + Suffix);
+    int FD;
+    std::error_code EC = llvm::sys::fs::openFileForWrite(Path, FD, llvm::sys::fs::CD_CreateNew);
+    if (!EC) {
+      llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+      break;
+    }
+    if (EC != std::errc::file_exists) {
+      error("cannot create a temporary file: " + EC.message());
+      return std::nullopt;
+    }
   }
   Paths.emplace_back(Path.str());
   llvm::sys::RemoveFileOnSignal(Path);

@@ -31,11 +31,19 @@ class TempFiles {
   TempFiles &operator=(const TempFiles &) = delete;
   ~TempFiles();
 
-  // Creates an empty file <tmpdir>/<Stem>-XXXXXX.<Suffix>. Prints an error
-  // and returns nullopt on failure.
+  // Creates an empty file <Stem>.<Suffix> (<Stem>-N.<Suffix> for the N-th
+  // of a name) in a directory of its own under <tmpdir>, made at the first
+  // call: the file's name, which compilers write into objects, is the same
+  // from one run to the next (the directory is mapped away:
+  // prefixMapFlag). Prints an error and returns nullopt on failure.
   std::optional<std::string> create(llvm::StringRef Stem, llvm::StringRef Suffix);
 
+  // The host compiler flag that names the directory "." in debug
+  // information and __FILE__, or "" before the first create.
+  std::string prefixMapFlag() const;
+
  private:
+  std::string Directory;
   std::vector<std::string> Paths;
 };
 

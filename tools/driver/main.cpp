@@ -242,6 +242,8 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
 
   std::vector<std::string> Base = hostBaseCommand(O, RT, *Host);
   Base.insert(Base.end(), HostFlags.begin(), HostFlags.end());
+  // Objects do not name the temporary directory (reproducible builds).
+  if (const std::string Map = Temps.prefixMapFlag(); !Map.empty()) Base.push_back(Map);
   for (const Job &J : Jobs) {
     std::vector<std::string> Cmd = Base;
     Cmd.insert(Cmd.end(), {"-c", J.Source, "-o", J.Object});
@@ -276,6 +278,7 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
     }
   }
   if (!Ok) return 1;
+  if (const std::string Map = Temps.prefixMapFlag(); !Map.empty()) Cmd.push_back(Map);
 
   if (!O.Output.empty()) Cmd.insert(Cmd.end(), {"-o", O.Output});
   // The runtime goes after the user's objects and libraries that use it.
