@@ -1250,16 +1250,24 @@ class CloneBuilder {
 
   // The leading base cases, as written and again before the frame is
   // allocated (FrameDescription::EarlyReturns): a leaf returns without
-  // touching the pool, and the compiler drops the repeated tests. On the
-  // line of the body's `{`, so only those written without comments.
+  // touching the pool, and the compiler drops the repeated tests. The copy
+  // goes on the line of the body's `{`, so only text that means the same
+  // there on one line: no comment, literal, backslash or carriage return in
+  // it, and no preprocessor line between the `{` and it.
   std::string earlyReturnsText() const {
     std::string Out;
+    const SourceLocation Open = SM.getExpansionLoc(FD->getBody()->getBeginLoc());
     for (const Stmt *S : Frame.EarlyReturns) {
-      const CharSourceRange Range = CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), statementEnd(Ctx, S));
-      std::string Text = Lexer::getSourceText(Range, SM, LO).str();
-      if (StringRef(Text).contains("//") || StringRef(Text).contains("/*") || StringRef(Text).contains('#')) break;
-      std::replace(Text.begin(), Text.end(), '\n', ' ');
-      Out += " " + Text;
+      const SourceLocation End = statementEnd(Ctx, S);
+      const StringRef Since = Lexer::getSourceText(CharSourceRange::getTokenRange(Open, End), SM, LO);
+      const StringRef Text =
+          Lexer::getSourceText(CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), End), SM, LO);
+      if (Since.contains('#') || Text.empty() || Text.find_first_of("\"'\\\r") != StringRef::npos ||
+          Text.contains("//") || Text.contains("/*"))
+        break;
+      std::string Line = Text.str();
+      std::replace(Line.begin(), Line.end(), '\n', ' ');
+      Out += " " + Line;
     }
     return Out;
   }
