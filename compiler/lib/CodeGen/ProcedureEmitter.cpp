@@ -265,7 +265,15 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   std::string Before = BeginColumn > 1 || AfterClass ? "\n" : "";
   Before += lineDirective(BeginLine, FileName);
   if (!PrototypeBefore && !Member) Before += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
-  Before += frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD));
+  // `long ns::f(...) {...}` at global scope: the frame and the resume clone
+  // go into ns, where the body's names are found (the fast clone is
+  // ns::__cilkpp_f_fast, whose definition looks there anyway).
+  const DeclContext *Reopened =
+      !Member && FD->getLexicalDeclContext()->isTranslationUnit() && isa<NamespaceDecl>(FD->getDeclContext())
+          ? FD->getDeclContext()
+          : nullptr;
+  const std::string Frames = frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD));
+  Before += Reopened ? inScope(Reopened, Frames) : Frames;
   std::string Reposition = lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
   // Spawns call the fast clone, so an internal procedure that is only ever
   // spawned leaves its public entry unused.
@@ -291,7 +299,8 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const std::string Resume = fmt::format(
       "void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
       Names.Scope, Names.Resume, *ResumeBody);
-  After += Member ? (FD->isInlined() ? "inline " : "") + Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
+  const std::string InFile = fmt::format("namespace {{ {} }}\n", Resume);
+  After += Member ? (FD->isInlined() ? "inline " : "") + Resume + "\n" : Reopened ? inScope(Reopened, InFile) : InFile;
 
   if (AfterClass) {
     // The class is complete there (Sema checked that the ';' exists).
