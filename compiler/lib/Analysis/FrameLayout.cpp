@@ -273,9 +273,11 @@ bool isInitializerList(QualType T) {
   return RD && RD->getName() == "initializer_list" && RD->isInStdNamespace();
 }
 
-// Can V be a frame field at all (FrameDescription.h)?
+// Can V be a frame field at all (FrameDescription.h)? Frames are aligned to
+// 64 bytes (runtime/include/cilkpp/rt/frame_pool.h, kFrameAlign).
 bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V) {
   QualType T = V->getType();
+  if (!T->isReferenceType() && Ctx.getDeclAlign(V).getQuantity() > 64) return false;
   if (isa<DecompositionDecl>(V) || (isInitializerList(T) && !isa<ParmVarDecl>(V))) return false;
   if (isStorableReference(V)) return true;
   return !T->isReferenceType() && isNameableOutsideFunction(T) &&

@@ -2,6 +2,7 @@
 
 #include "CodeGen/Naming.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 
 #include <fmt/format.h>
@@ -74,7 +75,13 @@ std::vector<FrameMember> frameMembers(ASTContext &Ctx, const FrameDescription &F
     M.Field = &F;
     M.Type = F.IsReference ? Ctx.getPointerType(F.Var->getType().getNonReferenceType())
                            : storedType(Ctx, F.Var->getType());
-    const std::string Declaration = declareQualified(Ctx, M.Type, F.Name) + ";";
+    // A variable's own alignas (frames are 64-byte aligned; FrameLayout
+    // keeps anything aligned more out of them).
+    const std::string Aligned =
+        !F.IsReference && F.Var->hasAttr<AlignedAttr>()
+            ? fmt::format("alignas({}) ", Ctx.getDeclAlign(F.Var).getQuantity())
+            : std::string();
+    const std::string Declaration = Aligned + declareQualified(Ctx, M.Type, F.Name) + ";";
     // In an anonymous union the frame neither constructs nor destroys it;
     // the clones do, where the variable's scope begins and ends (or, for a
     // trivially copyable class, assign it).
