@@ -96,7 +96,10 @@ class CloneBuilder {
     lowerParallelLoops(Ctx, Final, Proc.Loops, [this](SourceRange R) { return text(R); }, Settings.FileName);
     // After the cilk_for loops: a loop whose body is one ends after it.
     rewriteBackEdgePolls();
-    if (Frame.EntryPollAfter) Final.InsertTextAfterToken(statementEnd(Ctx, Frame.EntryPollAfter), entryPollText());
+    // (The empty statement first: clang's -Wmisleading-indentation took a
+    // poll after `if (n < 2)\n return n;`, on that line, for the if's.)
+    if (const std::string Poll = entryPollText(); Frame.EntryPollAfter && !Poll.empty())
+      Final.InsertTextAfterToken(statementEnd(Ctx, Frame.EntryPollAfter), ";" + Poll);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
     for (SourceLocation Loc : RemovedKeywords)
