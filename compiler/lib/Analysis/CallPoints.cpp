@@ -132,6 +132,86 @@ bool isWrittenInFile(const SourceManager &SM, const Stmt *S) {
   return !S->getBeginLoc().isMacroID() && !S->getEndLoc().isMacroID() && SM.isWrittenInMainFile(S->getBeginLoc());
 }
 
+// Parameters the body assigns, increments or takes the address of.
+llvm::DenseSet<const VarDecl *> changedParameters(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::DenseSet<const VarDecl *> Changed;
+    void note(const Expr *E) {
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+        if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl())) Changed.insert(P);
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp()) note(B->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) note(U->getSubExpr());
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(F.Changed);
+}
+
+// An argument that cannot lead to the caller's own storage.
+bool refersOutside(const Expr *Arg, const llvm::DenseSet<const VarDecl *> &Changed) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const llvm::DenseSet<const VarDecl *> &Changed;
+    bool Inside = false;
+    explicit Finder(const llvm::DenseSet<const VarDecl *> &C) : Changed(C) {}
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      Inside |= U->getOpcode() == UO_AddrOf;
+      return !Inside;
+    }
+    bool VisitLambdaExpr(LambdaExpr *) {
+      Inside = true;
+      return false;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!V || !V->hasLocalStorage()) return true;
+      const QualType T = V->getType();
+      if (T->isArrayType() || T->isRecordType()) Inside = true;
+      if ((T->isPointerType() || T->isReferenceType()) && (!isa<ParmVarDecl>(V) || Changed.contains(V))) Inside = true;
+      return !Inside;
+    }
+  } F(Changed);
+  F.TraverseStmt(const_cast<Expr *>(Arg));
+  return !F.Inside;
+}
+
+bool hasDestructibleLocal(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitVarDecl(VarDecl *V) {
+      const CXXRecordDecl *RD = V->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+      Found |= V->hasLocalStorage() && RD && RD->hasDefinition() && !RD->hasTrivialDestructor();
+      return !Found;
+    }
+  } F;
+  for (const ParmVarDecl *P : FD->parameters()) F.VisitVarDecl(const_cast<ParmVarDecl *>(P));
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+
+const CallExpr *tailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, ParentMap &PM,
+                         const FunctionDecl *FD, const ReturnStmt *R, const llvm::DenseSet<const VarDecl *> &Changed) {
+  const Expr *Value = R->getRetValue();
+  const auto *Call = Value ? dyn_cast<CallExpr>(Value->IgnoreImplicit()) : nullptr;
+  // Called by name (the callee's text is replaced by its fast clone's).
+  if (!Call || !isCandidateCallee(CilkFunctions, Call) || !isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+    return nullptr;
+  const QualType Result = Call->getCallReturnType(Ctx), Own = FD->getReturnType();
+  if (Result->isReferenceType() || !Ctx.hasSameType(Result.getCanonicalType().getUnqualifiedType(),
+                                                    Own.getCanonicalType().getUnqualifiedType()))
+    return nullptr;
+  if (!Result->isVoidType() && (!Result.isTriviallyCopyableType(Ctx) || Result->isRecordType())) return nullptr;
+  for (const Stmt *S = R; S; S = PM.getParent(const_cast<Stmt *>(S)))
+    if (isa<CXXTryStmt, CXXCatchStmt, StmtExpr>(S)) return nullptr;
+  if (!llvm::all_of(Call->arguments(), [&](const Expr *Arg) { return refersOutside(Arg, Changed); })) return nullptr;
+  return Call;
+}
+
 }  // namespace
 
 void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, FrameDescription &Frame) {
@@ -139,6 +219,7 @@ void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, Fram
   Stmt *Body = Proc.Definition->getBody();
   CallCollector Collector(Proc);
   Collector.TraverseStmt(Body);
+  Frame.TailCalls.assign(Proc.Returns.size(), nullptr);
   if (Collector.HasGoto) return;
   const SourceManager &SM = Ctx.getSourceManager();
   ParentMap PM(Body);
@@ -152,6 +233,13 @@ void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, Fram
     Frame.Calls.push_back(*Site);
   }
   numberContinuationPoints(SM, Frame);
+
+  Frame.TailCalls.assign(Proc.Returns.size(), nullptr);
+  if (hasDestructibleLocal(Proc.Definition)) return;
+  const llvm::DenseSet<const VarDecl *> Changed = changedParameters(Body);
+  for (unsigned I = 0; I < Proc.Returns.size(); ++I)
+    if (isWrittenInFile(SM, Proc.Returns[I]))
+      Frame.TailCalls[I] = tailCall(Ctx, CilkFunctions, PM, Proc.Definition, Proc.Returns[I], Changed);
 }
 
 }  // namespace cilkpp

@@ -31,8 +31,19 @@
 
 namespace cilkpp {
 
+// `return f(...);` of a cilk procedure f needs no call point: the fast
+// clone can call f's fast clone in its own place, with its own parent,
+// result slot and number, so that f's frames are its parent's children and
+// an escape of f is its own. Only where nothing of the caller's is still
+// needed once f runs elsewhere: f returns the caller's type (trivially
+// copyable, or void); the caller's frame is not on the heap, holds no
+// object with a destructor, and the return is not in a try block; and the
+// arguments cannot refer to the caller's locals (no address taken, no
+// local array, pointers and references only from parameters the caller
+// never changes).
+//
 // Adds the candidates to Frame.Calls and Frame.Points (PointKind::Call,
-// numbered with the others).
+// numbered with the others), and fills Frame.TailCalls.
 void findCallPoints(clang::ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, FrameDescription &Frame);
 
 }  // namespace cilkpp

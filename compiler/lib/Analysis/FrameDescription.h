@@ -66,6 +66,10 @@ struct FrameDescription {
   // FrameLayout dropped it (the call stays a nested root call).
   std::vector<SpawnSite> Calls;
   std::vector<int> CallEntry;
+  // Per return: `return f(...);` that the fast clone may make a tail call of
+  // f's fast clone in its own place (parent, slot, number; CallPoints.h), or
+  // nullptr.
+  std::vector<const clang::CallExpr *> TailCalls;
   // The entry's poll point follows the body's leading base cases (`if (n <
   // 2) return n;`): the last of them, or nullptr (before the first statement).
   const clang::Stmt *EntryPollAfter = nullptr;

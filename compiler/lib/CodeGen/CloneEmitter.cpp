@@ -1175,6 +1175,25 @@ class CloneBuilder {
     if (Kind == CloneKind::Resume && Entry != 0) Final.InsertTextBefore(Site.Block->getRBracLoc(), resumeSync(Entry));
   }
 
+  // `return f(args);` in a fast clone whose frame is on the stack becomes
+  // `return f's fast clone(__w, __parent, __slot, __seq, args);`: f runs in
+  // this procedure's place (CallPoints.h). The arguments stay as written.
+  bool tailCall(unsigned Index) {
+    const CallExpr *Call = Frame.TailCalls.empty() ? nullptr : Frame.TailCalls[Index];
+    if (!Call) return false;
+    SpawnSite Site;
+    Site.Call = Call;
+    Site.Callee = Call->getDirectCallee();
+    if (spawnCall(Site) != SpawnCall::FastClone) return false;
+    const SourceRange Callee = Call->getCallee()->IgnoreParenImpCasts()->getSourceRange();
+    const std::optional<Token> Paren = Lexer::findNextToken(SM.getExpansionLoc(Callee.getEnd()), SM, LO);
+    if (Callee.getBegin().isMacroID() || !Paren || !Paren->is(tok::l_paren)) return false;
+    Final.ReplaceText(fileRange(SM, Callee), qualifiedFastName(Site.Callee));
+    Final.InsertTextAfterToken(Paren->getLocation(),
+                               Call->getNumArgs() ? "__w, __parent, __slot, __seq, " : "__w, __parent, __slot, __seq");
+    return true;
+  }
+
   void rewriteReturn(unsigned Index) {
     const ReturnStmt *R = Proc.Returns[Index];
     const Expr *Value = R->getRetValue();
@@ -1207,6 +1226,7 @@ class CloneBuilder {
     const std::string Cleanups = cleanupsFor(R, FD->getBody());
     if (Kind == CloneKind::Fast) {
       // A frame on the C stack needs nothing at a return.
+      if (!Frame.EagerFrame && tailCall(Index)) return;
       if (!Frame.EagerFrame) {
         if (SpellMove) {
           Final.ReplaceText(KeywordRange, "return " + Open);
