@@ -307,6 +307,9 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
     const SourceLocation ClassSemi = SM.getExpansionLoc(semicolonAfterOutermostClass(Ctx, cast<CXXMethodDecl>(FD)));
     const unsigned SemiLine = SM.getPresumedLineNumber(ClassSemi), SemiColumn = SM.getSpellingColumnNumber(ClassSemi);
     Main.InsertTextAfterToken(ClassSemi, Before + After + lineDirective(SemiLine, FileName) + std::string(SemiColumn, ' '));
+    // The public entry's body has its own number of lines: the class's
+    // later members get theirs back.
+    Main.InsertTextAfterToken(RBrace, "\n" + lineDirective(EndLine, FileName) + std::string(EndColumn, ' '));
     return true;
   }
   Main.InsertTextBefore(Begin, Before + Reposition);
