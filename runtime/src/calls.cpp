@@ -38,8 +38,8 @@ void promote_callers(Worker *w, Frame *f) noexcept {
 }
 
 void rethrow_if_call_threw(Frame &f, std::uint32_t call_seq) {
-  // A frame waits for a callee only after a call in its fast clone, which
-  // has no children outstanding: the callee's exception is the only one.
+  // Children spawned before the call have smaller numbers; their
+  // exceptions wait for the next sync.
   if (f.pending != nullptr && f.pending->latest_child == call_seq) rethrow_pending(f);
 }
 

@@ -47,7 +47,7 @@ inline bool call_returned(Worker *w, Frame *f) noexcept {
 // and theirs, reach heap copies that outlive the victim's stack.
 void promote_callers(Worker *w, Frame *f) noexcept;
 
-// The nearest ancestor of f that is not calling.
+// The first of f and its ancestors that is not calling.
 inline Frame *past_callers(Frame *f) noexcept {
   while (f && f->visibility == Visibility::calling) f = f->parent;
   return f;
@@ -55,8 +55,9 @@ inline Frame *past_callers(Frame *f) noexcept {
 
 // At the call's continuation point in the resume clone of a procedure that
 // may throw: if the callee, numbered call_seq among the frame's children,
-// threw, rethrows its exception here, as the call would have. (Exceptions of children spawned earlier wait for the
-// next sync: the callee's number is only ever the latest.)
+// threw, rethrows its exception here, as the call would have. (Exceptions
+// of children spawned earlier wait for the next sync: the callee's number
+// is the latest.)
 void rethrow_if_call_threw(Frame &f, std::uint32_t call_seq);
 
 }  // namespace cilkpp::rt
