@@ -1,6 +1,7 @@
 #include "Analysis/CallPoints.h"
 
 #include "Analysis/ContinuationPoints.h"
+#include "Analysis/OwnCode.h"
 #include "Sema/ProcedureChecks.h"
 #include "Sema/StatementPosition.h"
 
@@ -18,18 +19,10 @@ namespace {
 
 // The calls of the procedure's own code, outside try blocks; whether it has
 // a goto.
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
+class CallCollector : public OwnCodeVisitor<CallCollector> {
  public:
-  explicit CallCollector(const CilkProcedure &Proc) {
-    for (const ParallelLoop *L : Proc.Loops) ParallelLoops.insert(L->Loop);
-  }
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  using OwnCodeVisitor::OwnCodeVisitor;
   bool TraverseCXXTryStmt(CXXTryStmt *) { return true; }
-  bool TraverseForStmt(ForStmt *S) {
-    if (ParallelLoops.contains(S)) return true;
-    return RecursiveASTVisitor::TraverseForStmt(S);
-  }
   bool VisitCallExpr(CallExpr *C) {
     Calls.push_back(C);
     return true;
@@ -40,9 +33,6 @@ class CallCollector : public RecursiveASTVisitor<CallCollector> {
   }
   std::vector<const CallExpr *> Calls;
   bool HasGoto = false;
-
- private:
-  llvm::DenseSet<const Stmt *> ParallelLoops;
 };
 
 // Arguments the fast clone's call can take as written: no temporary whose
@@ -234,7 +224,6 @@ void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, Fram
   }
   numberContinuationPoints(SM, Frame);
 
-  Frame.TailCalls.assign(Proc.Returns.size(), nullptr);
   if (hasDestructibleLocal(Proc.Definition)) return;
   const llvm::DenseSet<const VarDecl *> Changed = changedParameters(Body);
   for (unsigned I = 0; I < Proc.Returns.size(); ++I)

@@ -1,6 +1,7 @@
 #include "Analysis/PollPoints.h"
 
 #include "Analysis/ContinuationPoints.h"
+#include "Analysis/OwnCode.h"
 #include "Sema/ProcedureChecks.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -17,17 +18,9 @@ namespace {
 // The loops, continues and gotos of the procedure's own code, in source
 // order. A cilk_for's body becomes a lambda that other workers run, so
 // neither it nor the loops in it poll this frame.
-class LoopCollector : public RecursiveASTVisitor<LoopCollector> {
+class LoopCollector : public OwnCodeVisitor<LoopCollector> {
  public:
-  explicit LoopCollector(const CilkProcedure &Proc) {
-    for (const ParallelLoop *L : Proc.Loops) ParallelLoops.insert(L->Loop);
-  }
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
-  bool TraverseForStmt(ForStmt *S) {
-    if (ParallelLoops.contains(S)) return true;
-    return RecursiveASTVisitor::TraverseForStmt(S);
-  }
+  using OwnCodeVisitor::OwnCodeVisitor;
   bool VisitStmt(Stmt *S) {
     if (isa<ForStmt, WhileStmt, DoStmt>(S)) Loops.push_back(S);
     if (const auto *C = dyn_cast<ContinueStmt>(S)) Continues.push_back(C);
@@ -37,9 +30,6 @@ class LoopCollector : public RecursiveASTVisitor<LoopCollector> {
   std::vector<const Stmt *> Loops;
   std::vector<const ContinueStmt *> Continues;
   std::vector<const GotoStmt *> Gotos;
-
- private:
-  llvm::DenseSet<const Stmt *> ParallelLoops;
 };
 
 const Stmt *bodyOf(const Stmt *Loop) {

@@ -1,0 +1,28 @@
+// A visitor of a cilk procedure's own code: not the lambdas, local classes
+// and cilk_for bodies in it, which run apart from the procedure's frame.
+#pragma once
+
+#include "Sema/CilkModel.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace cilkpp {
+
+template <class Derived>
+class OwnCodeVisitor : public clang::RecursiveASTVisitor<Derived> {
+ public:
+  explicit OwnCodeVisitor(const CilkProcedure &Proc) {
+    for (const ParallelLoop *L : Proc.Loops) ParallelLoops.insert(L->Loop);
+  }
+  bool TraverseLambdaExpr(clang::LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(clang::CXXRecordDecl *) { return true; }
+  bool TraverseForStmt(clang::ForStmt *S) {
+    return ParallelLoops.contains(S) || clang::RecursiveASTVisitor<Derived>::TraverseForStmt(S);
+  }
+
+ private:
+  llvm::DenseSet<const clang::Stmt *> ParallelLoops;
+};
+
+}  // namespace cilkpp
