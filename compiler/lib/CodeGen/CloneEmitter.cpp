@@ -160,10 +160,13 @@ class CloneBuilder {
     return std::nullopt;
   }
 
-  // A byte copy for class types: trivially copyable ones may still have no
-  // usable copy assignment (a const member).
+  // A class type may have no usable copy assignment (a const member), and a
+  // local declared without an initializer may be saved before the program
+  // sets it: both go through init_field, which copies either without the
+  // host compiler warning about the second.
   std::string saveText(const VarDecl *V) const {
-    if (V->getType()->isRecordType())
+    const bool MaybeUnset = !isa<ParmVarDecl>(V) && !V->hasInit() && !Frame.field(V)->IsReference;
+    if (V->getType()->isRecordType() || MaybeUnset)
       return fmt::format("::cilkpp::rt::init_field({}, {}); ", fieldOf(V), nameOf(V));
     return fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, nameOf(V)));
   }
@@ -1340,7 +1343,7 @@ class CloneBuilder {
   std::string entryPollText() {
     for (const ContinuationPoint &P : Frame.Points)
       if (P.Kind == PointKind::Poll && !Frame.PollSites[P.Site])
-        return Kind == CloneKind::Resume ? fmt::format(" __cilkpp_resume_{}:;", P.Entry) : " " + pollText(P);
+        return Kind == CloneKind::Resume ? fmt::format(" __cilkpp_resume_{}:;", P.Entry) : fmt::format(" {}", pollText(P));
     return "";
   }
 

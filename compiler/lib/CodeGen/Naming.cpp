@@ -344,6 +344,26 @@ static bool hasLocalSugar(QualType T) {
   return F.Found;
 }
 
+// A member type of a class template's pattern (`value_type` in
+// `Box<T>::sum(value_type n)`): getFullyQualifiedType would qualify it with
+// whichever instantiation it finds first (`::Box<long>::value_type`), an
+// incomplete class where such types are printed, inside the template.
+static bool namesMemberOfClassTemplate(QualType T) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitTypedefType(TypedefType *Alias) {
+      Found |= Alias->getDecl()->getDeclContext()->isDependentContext();
+      return !Found;
+    }
+    bool VisitUsingType(UsingType *Alias) {
+      Found |= Alias->getFoundDecl()->getDeclContext()->isDependentContext();
+      return !Found;
+    }
+  } F;
+  F.TraverseType(T);
+  return F.Found;
+}
+
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   T = withoutLocalSugar(Ctx, T);
   if (!T->isDependentType() && hasLocalSugar(T)) return T.getCanonicalType();
@@ -353,6 +373,7 @@ static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   // the class (`Summer<Vec>::Box<long>`); generated code names such types
   // only inside that class, where they need no qualification.
   if (T->isDependentType() && namesTemplateTemplateParameter(T)) return T;
+  if (namesMemberOfClassTemplate(T)) return T;
   return TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
 }
 

@@ -289,7 +289,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
     Qualifier = Lexer::getSourceText(CharSourceRange::getTokenRange(FD->getQualifierLoc().getSourceRange()), SM,
                                      Ctx.getLangOpts())
                     .str();
-  After += fmt::format("{} {}\n",
+  After += fmt::format("CILKPP_CLONES_BEGIN {} {}\n",
                        // (A member defined in its class is inline, and so is its clone.)
                        fastSignature(Ctx, FD, Member ? (FD->isInlined() ? "inline " : "") : storagePrefix(FD),
                                      Qualifier + fastName(FD, Names),
@@ -299,8 +299,9 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const std::string Resume = fmt::format(
       "void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
       Names.Scope, Names.Resume, *ResumeBody);
-  const std::string InFile = fmt::format("namespace {{ {} }}\n", Resume);
-  After += Member ? (FD->isInlined() ? "inline " : "") + Resume + "\n" : Reopened ? inScope(Reopened, InFile) : InFile;
+  const std::string InFile = fmt::format("namespace {{ {} }}", Resume);
+  After += Member ? (FD->isInlined() ? "inline " : "") + Resume : Reopened ? inScope(Reopened, InFile) : InFile;
+  After += " CILKPP_CLONES_END\n";
 
   if (AfterClass) {
     // The class is complete there (Sema checked that the ';' exists).
@@ -309,7 +310,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
     Main.InsertTextAfterToken(ClassSemi, Before + After + lineDirective(SemiLine, FileName) + std::string(SemiColumn, ' '));
     // The public entry's body has its own number of lines: the class's
     // later members get theirs back.
-    Main.InsertTextAfterToken(RBrace, "\n" + lineDirective(EndLine, FileName) + std::string(EndColumn, ' '));
+    Main.InsertTextAfterToken(RBrace, fmt::format("\n{}{}", lineDirective(EndLine, FileName), std::string(EndColumn, ' ')));
     return true;
   }
   Main.InsertTextBefore(Begin, Before + Reposition);
@@ -363,19 +364,19 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     const std::string Specialization = (Member ? explicitSpecialization(FD) : "template <> ") + "inline ";
     Declarations += fmt::format("{}{};\n", Specialization, Fast);
     AtEnd += lineDirective(BodyLine, FileName);
-    AtEnd += fmt::format("{}{} {}\n", Specialization, Fast, *FastBody);
+    AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}{} {}\n", Specialization, Fast, *FastBody);
     AtEnd += lineDirective(BodyLine, FileName);
     const std::string Resume =
         fmt::format("void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame "
                     "*__base) noexcept {}",
                     I.Names.Scope, I.Names.Resume, *ResumeBody);
-    AtEnd += Member ? Specialization + Resume + "\n" : fmt::format("namespace {{ {} }}\n", Resume);
+    AtEnd += (Member ? Specialization + Resume : fmt::format("namespace {{ {} }}", Resume)) + " CILKPP_CLONES_END\n";
   }
   // Every specialization is declared before any is defined: one
   // instantiation's clone may call another's (an overload of the member), and
   // a specialization must precede its first use.
   const SourceLocation End = SM.getLocForEndOfFile(SM.getMainFileID());
-  Main.InsertTextBefore(End, "\n" + inScope(Scope, lineDirective(BeginLine, FileName) + Declarations));
+  Main.InsertTextBefore(End, fmt::format("\n{}", inScope(Scope, lineDirective(BeginLine, FileName) + Declarations)));
   Main.InsertTextAfter(End, inScope(Scope, AtEnd));
   return true;
 }
