@@ -4,6 +4,7 @@
 
 #include "CodeGen/Naming.h"
 #include "CodeGen/OutlinedTemplates.h"
+#include "CodeGen/PredefinedNames.h"
 #include "CodeGen/SourceText.h"
 #include "Sema/ParallelLoops.h"
 #include "Support/Nameable.h"
@@ -206,6 +207,38 @@ class Rethrows : public RecursiveASTVisitor<Rethrows> {
   std::vector<const CXXThrowExpr *> Found;
 };
 
+// A replacement of Length characters at a file offset.
+struct TextEdit {
+  unsigned Offset, Length;
+  std::string Text;
+};
+
+// `__func__` and its kin written in a body that moves into a function of
+// its own, replaced by the names they had.
+class PredefinedNames : public RecursiveASTVisitor<PredefinedNames> {
+ public:
+  PredefinedNames(const SourceManager &SM, const Decl *Named) : SM(SM), Named(Named) {}
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++LambdaDepth;
+    const bool Continue = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --LambdaDepth;
+    return Continue;
+  }
+  bool VisitPredefinedExpr(PredefinedExpr *E) {
+    if (std::optional<std::string> Literal = predefinedNameLiteral(SM, E, Named, LambdaDepth > 0)) {
+      const SourceLocation At = SM.getSpellingLoc(E->getLocation());
+      Edits.push_back({SM.getFileOffset(At), Lexer::MeasureTokenLength(At, SM, LangOptions()), std::move(*Literal)});
+    }
+    return true;
+  }
+  std::vector<TextEdit> Edits;
+
+ private:
+  const SourceManager &SM;
+  const Decl *Named;
+  unsigned LambdaDepth = 0;
+};
+
 // Using-declarations and namespace aliases in a function body: a body that
 // moves out of their scope would lose them.
 class ScopedNames : public RecursiveASTVisitor<ScopedNames> {
@@ -293,22 +326,18 @@ class Outliner {
       if (leavesBody(R.body()) || !referenceParameters(Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     }
-    std::optional<std::string> BodyText = movedBody(R);
+    std::vector<TextEdit> Edits;
     // A handler's frame may resume on another thread, where no exception is
     // being handled: `throw;` rethrows the one its call passed on.
-    if (R.Handler && BodyText) {
+    if (R.Handler) {
       Rethrows Found;
       Found.TraverseStmt(const_cast<Stmt *>(R.body()));
       if (!Found.Found.empty()) {
-        const unsigned Begin = SM.getFileOffset(bodyRange(R).getBegin());
-        std::vector<unsigned> At;
         for (const CXXThrowExpr *E : Found.Found) {
           if (E->getThrowLoc().isMacroID()) return false;
-          At.push_back(SM.getFileOffset(E->getThrowLoc()) - Begin);
+          Edits.push_back({SM.getFileOffset(E->getThrowLoc()), std::strlen("throw"),
+                           "::std::rethrow_exception(__cilkpp_handled)"});
         }
-        llvm::sort(At, std::greater<>());
-        for (unsigned Offset : At)
-          BodyText->replace(Offset, std::strlen("throw"), "::std::rethrow_exception(__cilkpp_handled)");
         Params.push_back({"::std::exception_ptr __cilkpp_handled", "::std::current_exception()", "__cilkpp_handled"});
         if (!IncludedExceptionHeader) {
           // <exception> declares what the moved block now names; the #line
@@ -319,6 +348,8 @@ class Outliner {
         }
       }
     }
+    const Decl *NamedByBody = R.Lambda ? R.Lambda->getCallOperator() : Host;
+    std::optional<std::string> BodyText = movedBody(R, NamedByBody, std::move(Edits));
     if (!BodyText || clashes(R, Params)) return false;
 
     const auto *Method = dyn_cast<CXXMethodDecl>(Host);
@@ -371,11 +402,14 @@ class Outliner {
 
     const SourceLocation HostBegin = beginOf(Host);
     const SourceLocation BodyBegin = bodyRange(R).getBegin();
-    std::string Definition = "\n" + lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName);
+    const PredefinedNameMacros NameMacros = predefinedNameMacros(R.body(), NamedByBody);
+    std::string Definition =
+        fmt::format("\n{}{}", NameMacros.Define, lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName));
     // The body on a line of its own at its original line and column, so a
     // diagnostic in it points where the user wrote it and quotes it.
-    const std::string PlacedBody = "\n" + lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName) +
-                                   std::string(SM.getSpellingColumnNumber(BodyBegin) - 1, ' ') + *BodyText;
+    const std::string PlacedBody =
+        fmt::format("\n{}{}{}", lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName),
+                    std::string(SM.getSpellingColumnNumber(BodyBegin) - 1, ' '), *BodyText);
     if (InClass) {
       Definition += fmt::format("private: {}{}{}{}\n", Template->Head, Instance ? "" : "static ", Signature, PlacedBody);
       // Public: a template instantiated with it names it from outside.
@@ -406,7 +440,7 @@ class Outliner {
       Definition += fmt::format("{}static {}{}\n", Template->Head, Signature, PlacedBody);
       if (Closure) Definition += *Closure + "\n";
     }
-    Definition += lineDirective(SM.getPresumedLineNumber(HostBegin), FileName) +
+    Definition += NameMacros.Undefine + lineDirective(SM.getPresumedLineNumber(HostBegin), FileName) +
                   std::string(SM.getSpellingColumnNumber(HostBegin) - 1, ' ');
     Main.InsertTextAfter(HostBegin, Definition);  // after earlier bodies of the same host
     Main.ReplaceText(Replaced, Call);
@@ -604,19 +638,24 @@ class Outliner {
 
   // The text that moves: a lambda's body, or a loop's with its `continue`s
   // (of this loop) made `return`s.
-  std::optional<std::string> movedBody(const Region &R) const {
+  // The body's text with Edits (at file offsets) made, a cilk_for body's
+  // `continue`s returning, and the predefined names (`__func__`) written in
+  // it naming what they named in place: Named for the body's own.
+  std::optional<std::string> movedBody(const Region &R, const Decl *Named, std::vector<TextEdit> Edits) const {
     const CharSourceRange Range = bodyRange(R);
     std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
-    if (!R.Loop) return Text;
+    if (R.Loop)
+      for (const ContinueStmt *C : R.Loop->Continues) {
+        if (C->getContinueLoc().isMacroID()) return std::nullopt;
+        Edits.push_back({SM.getFileOffset(C->getContinueLoc()), std::strlen("continue"), "return"});
+      }
+    PredefinedNames Names(SM, Named);
+    Names.TraverseStmt(const_cast<Stmt *>(R.body()));
+    llvm::append_range(Edits, Names.Edits);
     const unsigned Begin = SM.getFileOffset(Range.getBegin());
-    std::vector<unsigned> Continues;
-    for (const ContinueStmt *C : R.Loop->Continues) {
-      if (C->getContinueLoc().isMacroID()) return std::nullopt;
-      Continues.push_back(SM.getFileOffset(C->getContinueLoc()) - Begin);
-    }
-    llvm::sort(Continues, std::greater<>());
-    for (unsigned At : Continues) Text.replace(At, std::strlen("continue"), "return");
-    if (!isa<CompoundStmt>(R.Loop->Loop->getBody())) Text = "{ " + Text + " }";
+    llvm::sort(Edits, [](const TextEdit &A, const TextEdit &B) { return A.Offset > B.Offset; });
+    for (const TextEdit &E : Edits) Text.replace(E.Offset - Begin, E.Length, E.Text);
+    if (R.Loop && !isa<CompoundStmt>(R.Loop->Loop->getBody())) Text = "{ " + Text + " }";
     return Text;
   }
 

@@ -2,6 +2,7 @@
 
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/PackExpansions.h"
+#include "CodeGen/PredefinedNames.h"
 #include "CodeGen/SourceText.h"
 #include "CodeGen/TryBlocks.h"
 #include "CodeGen/VirtualSpawns.h"
@@ -391,6 +392,17 @@ class CloneBuilder {
             B.writtenLoc(DR->getLocation(), "a variable that lives across a continuation point");
         if (!Loc) return Ok = false, true;
         B.substitute(*Loc, V->getName().size(), B.useOf(V));
+        return true;
+      }
+
+      // `__func__` and its kin name the procedure (or a lambda's
+      // operator()), not the clone they end up in. (One in a macro's body is
+      // left to predefinedNameMacros.)
+      bool VisitPredefinedExpr(PredefinedExpr *E) {
+        if (std::optional<std::string> Literal = predefinedNameLiteral(B.SM, E, B.FD, LambdaDepth > 0)) {
+          const SourceLocation Loc = B.SM.getSpellingLoc(E->getLocation());
+          B.substitute(Loc, Lexer::MeasureTokenLength(Loc, B.SM, B.LO), *Literal);
+        }
         return true;
       }
 

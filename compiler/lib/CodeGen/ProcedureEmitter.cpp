@@ -2,6 +2,7 @@
 
 #include "Analysis/ExceptionAnalysis.h"
 #include "CodeGen/FrameMembers.h"
+#include "CodeGen/PredefinedNames.h"
 #include "CodeGen/SignatureTables.h"
 #include "CodeGen/SourceText.h"
 #include "Support/Instantiations.h"
@@ -282,7 +283,8 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
 
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
 
-  std::string After = fmt::format("\n{}", lineDirective(BodyLine, FileName));
+  const PredefinedNameMacros NameMacros = predefinedNameMacros(FD->getBody(), FD);
+  std::string After = fmt::format("\n{}{}", NameMacros.Define, lineDirective(BodyLine, FileName));
   // `long ns::fib(long n) {...}` defines the fast clone declared in ns.
   std::string Qualifier;
   if (!Member && FD->getQualifierLoc())
@@ -301,7 +303,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
       Names.Scope, Names.Resume, *ResumeBody);
   const std::string InFile = fmt::format("namespace {{ {} }}", Resume);
   After += Member ? (FD->isInlined() ? "inline " : "") + Resume : Reopened ? inScope(Reopened, InFile) : InFile;
-  After += " CILKPP_CLONES_END\n";
+  After += " CILKPP_CLONES_END\n" + NameMacros.Undefine;
 
   if (AfterClass) {
     // The class is complete there (Sema checked that the ';' exists).
@@ -363,14 +365,15 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     // program instantiate it too.
     const std::string Specialization = (Member ? explicitSpecialization(FD) : "template <> ") + "inline ";
     Declarations += fmt::format("{}{};\n", Specialization, Fast);
-    AtEnd += lineDirective(BodyLine, FileName);
+    const PredefinedNameMacros NameMacros = predefinedNameMacros(FD->getBody(), FD);
+    AtEnd += NameMacros.Define + lineDirective(BodyLine, FileName);
     AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}{} {}\n", Specialization, Fast, *FastBody);
     AtEnd += lineDirective(BodyLine, FileName);
     const std::string Resume =
         fmt::format("void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame "
                     "*__base) noexcept {}",
                     I.Names.Scope, I.Names.Resume, *ResumeBody);
-    AtEnd += (Member ? Specialization + Resume : fmt::format("namespace {{ {} }}", Resume)) + " CILKPP_CLONES_END\n";
+    AtEnd += (Member ? Specialization + Resume : fmt::format("namespace {{ {} }}", Resume)) + " CILKPP_CLONES_END\n" + NameMacros.Undefine;
   }
   // Every specialization is declared before any is defined: one
   // instantiation's clone may call another's (an overload of the member), and
