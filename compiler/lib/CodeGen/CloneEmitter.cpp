@@ -711,7 +711,8 @@ class CloneBuilder {
       QualType T = Params[I - First];
       if (T->isReferenceType()) {
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T, Name), Value);
-        Args += fmt::format("static_cast<{}>({})", typeQualified(Ctx, T), Name);
+        // (An lvalue reference passes as it is; the cast would be useless.)
+        Args += T->isLValueReferenceType() ? Name : fmt::format("static_cast<{}>({})", typeQualified(Ctx, T), Name);
       } else if (T->isScalarType()) {
         // The type itself: a member typedef may be private to the callee's
         // class, and this code is outside it.

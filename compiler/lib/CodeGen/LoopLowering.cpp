@@ -2,6 +2,7 @@
 
 #include "CodeGen/SourceText.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -33,6 +34,21 @@ const char *testName(LoopTest T) {
     case LoopTest::NotEqual: return "not_equal";
   }
   return "less";
+}
+
+// Whether Body names Var (a loop's variable need not appear in its body).
+bool usesVariable(const Stmt *Body, const VarDecl *Var) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *Var;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found |= E->getDecl() == Var;
+      return !Found;
+    }
+  } F;
+  F.Var = Var;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
 }
 
 std::string stepText(const ParallelLoop &Loop, const RenderFn &Render) {
@@ -73,10 +89,12 @@ std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loo
       Deduced ? std::string("decltype(__cilkpp_first) ") : std::string(StringRef(Type).rtrim()) + " ";
   std::string Text = fmt::format(
       "{{ {}__cilkpp_first = {}; ::cilkpp::rt::parallel_for(__cilkpp_first, {}, {}, ::cilkpp::rt::LoopTest::{}, "
-      "{}u, {}, [&]({}{}){}{}",
+      "{}u, {}, [&]({}{}{}){}{}",
       Type, Render(Loop.Var->getInit()->getSourceRange()), Render(Loop.Bound->getSourceRange()),
       stepText(Loop, Render), testName(Loop.Test), Loop.Grain, cStringLiteral(fmt::format("{}:{}", FileName, Line)),
-      VarType, Loop.Var->getName(), CompoundBody ? "" : " {", std::string(HeaderLines, '\n'));
+      // (The serial loop uses it in its header.)
+      usesVariable(Body, Loop.Var) ? "" : "[[maybe_unused]] ", VarType, Loop.Var->getName(), CompoundBody ? "" : " {",
+      std::string(HeaderLines, '\n'));
   Edits.push_back({Header, Text});
 
   SourceLocation BodyEnd = statementEnd(Ctx, Body);
