@@ -52,17 +52,6 @@ bool hasPlainArguments(const CallExpr *Call) {
   return !F.Found;
 }
 
-bool isCandidateCallee(const CilkProcedureSet &CilkFunctions, const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || !CilkFunctions.contains(Callee) || isa<CXXOperatorCallExpr>(Call)) return false;
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee)) {
-    if (Method->isVirtual() || (!isa<CXXMemberCallExpr>(Call) && !Method->isStatic())) return false;
-  } else if (isa<CXXMemberCallExpr>(Call)) {
-    return false;
-  }
-  return hasPlainArguments(Call);
-}
-
 bool hasSimpleResult(ASTContext &Ctx, const CallExpr *Call) {
   const QualType R = Call->getCallReturnType(Ctx);
   return R->isVoidType() || (!R->isReferenceType() && R.isTriviallyCopyableType(Ctx) && !R->isArrayType());
@@ -189,7 +178,7 @@ const CallExpr *tailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions,
   const Expr *Value = R->getRetValue();
   const auto *Call = Value ? dyn_cast<CallExpr>(Value->IgnoreImplicit()) : nullptr;
   // Called by name (the callee's text is replaced by its fast clone's).
-  if (!Call || !isCandidateCallee(CilkFunctions, Call) || !isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+  if (!Call || !isCallPointCallee(CilkFunctions, Call) || !isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
     return nullptr;
   const QualType Result = Call->getCallReturnType(Ctx), Own = FD->getReturnType();
   if (Result->isReferenceType() || !Ctx.hasSameType(Result.getCanonicalType().getUnqualifiedType(),
@@ -204,6 +193,17 @@ const CallExpr *tailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions,
 
 }  // namespace
 
+bool isCallPointCallee(const CilkProcedureSet &CilkFunctions, const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !CilkFunctions.contains(Callee) || isa<CXXOperatorCallExpr>(Call)) return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee)) {
+    if (Method->isVirtual() || (!isa<CXXMemberCallExpr>(Call) && !Method->isStatic())) return false;
+  } else if (isa<CXXMemberCallExpr>(Call)) {
+    return false;
+  }
+  return hasPlainArguments(Call);
+}
+
 void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, FrameDescription &Frame) {
   const CilkProcedure &Proc = *Frame.Procedure;
   Stmt *Body = Proc.Definition->getBody();
@@ -216,7 +216,7 @@ void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, Fram
   llvm::DenseSet<const CallExpr *> Spawned;
   for (const SpawnSite &S : Proc.Spawns) Spawned.insert(S.Call);
   for (const CallExpr *Call : Collector.Calls) {
-    if (Spawned.contains(Call) || !isCandidateCallee(CilkFunctions, Call) || !hasSimpleResult(Ctx, Call)) continue;
+    if (Spawned.contains(Call) || !isCallPointCallee(CilkFunctions, Call) || !hasSimpleResult(Ctx, Call)) continue;
     std::optional<SpawnSite> Site = callSite(Ctx, PM, Call);
     if (!Site || !isWrittenInFile(SM, Site->Statement) || unsupportedEnclosingConstruct(PM, Site->Statement)) continue;
     Frame.Points.push_back({PointKind::Call, 0, static_cast<unsigned>(Frame.Calls.size()), Site->KeywordLoc, {}});

@@ -46,4 +46,8 @@ namespace cilkpp {
 // numbered with the others), and fills Frame.TailCalls.
 void findCallPoints(clang::ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, FrameDescription &Frame);
 
+// Whether Call can be a call point as far as its callee and arguments go (the
+// second group of conditions above).
+bool isCallPointCallee(const CilkProcedureSet &CilkFunctions, const clang::CallExpr *Call);
+
 }  // namespace cilkpp

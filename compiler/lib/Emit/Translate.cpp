@@ -9,6 +9,7 @@
 #include "Analysis/FrameLayout.h"
 #include "Analysis/OutstandingReads.h"
 #include "Analysis/PollPoints.h"
+#include "CodeGen/AssignedCalls.h"
 #include "CodeGen/BodyOutlining.h"
 #include "CodeGen/LocalTypeHoisting.h"
 #include "CodeGen/LoopLowering.h"
@@ -245,6 +246,7 @@ class TranslationConsumer : public ASTConsumer {
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
       Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
+      if (!Result.Outlined) Result.Outlined = lowerAssignedCalls(Ctx, Uses, Pragmas);
       if (!Result.Outlined) Result.Outlined = hoistLocalTypes(Ctx, Uses, Options.InputPath);
       Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
       if (Result.Outlined) return;
@@ -340,8 +342,9 @@ class TranslationActionFactory : public tooling::FrontendActionFactory {
 };
 
 // Rounds of rewriting before the last parse: one per level of lambdas that
-// spawn nested in one another, plus one for the statements around
-// continuation points. Deeper lambdas stay serial.
+// spawn nested in one another, plus one each for the statements around
+// continuation points, the assigned calls and the local types. Deeper
+// lambdas stay serial.
 constexpr int MaxOutliningRounds = 10;
 
 }  // namespace
