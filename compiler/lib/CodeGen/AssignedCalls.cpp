@@ -57,7 +57,8 @@ class Collector : public OwnCodeVisitor<Collector> {
         !Var->getType()->isScalarType() || !isa_and_nonnull<CompoundStmt>(PM.getParent(DS)))
       return true;
     const CallExpr *Call = candidate(Var->getInit());
-    if (Call && !isLocalOfType(Var, Call)) add(Call, DS);
+    // (`double d = f(sizeof(d));` names the d it declares.)
+    if (Call && !isLocalOfType(Var, Call) && !names(Call, Var)) add(Call, DS);
     return true;
   }
 
@@ -71,6 +72,19 @@ class Collector : public OwnCodeVisitor<Collector> {
     if (!Call || Spawned.contains(Call) || !isCallPointCallee(CilkFunctions, Call)) return nullptr;
     const QualType R = Call->getCallReturnType(Ctx);
     return !R->isReferenceType() && R->isScalarType() ? Call : nullptr;
+  }
+  static bool names(const CallExpr *Call, const VarDecl *Var) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const VarDecl *Var = nullptr;
+      bool Found = false;
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        Found |= E->getDecl() == Var;
+        return !Found;
+      }
+    } F;
+    F.Var = Var;
+    F.TraverseStmt(const_cast<CallExpr *>(Call));
+    return F.Found;
   }
   bool isLocalOfType(const ValueDecl *D, const CallExpr *Call) const {
     const auto *Var = dyn_cast<VarDecl>(D);
