@@ -517,9 +517,11 @@ struct MacroBodyVariables : RecursiveASTVisitor<MacroBodyVariables> {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && inBody(DR->getLocation())) Named.insert(V);
     return true;
   }
+  // A declaration a macro writes, even one whose name is an argument
+  // (`DECL(long, w, n + 1)`): the statement cannot be rewritten as a whole.
   bool VisitDeclStmt(DeclStmt *DS) {
     for (const Decl *D : DS->decls())
-      if (const auto *V = dyn_cast<VarDecl>(D); V && (inBody(DS->getBeginLoc()) || inBody(V->getLocation())))
+      if (const auto *V = dyn_cast<VarDecl>(D); V && (inBody(DS->getBeginLoc()) || V->getLocation().isMacroID()))
         Declared.insert(V);
     return true;
   }
