@@ -1001,7 +1001,9 @@ class CloneBuilder {
   // The Declare form declares its variable before the block that sets it.
   std::string declaredTarget(const SpawnSite &Site, std::string Block) {
     if (Site.Form != SpawnForm::Declare || accessesFrame(Site.Target)) return Block;
-    Block = declareQualified(Ctx, Site.Target->getType().getUnqualifiedType(), Site.Target->getName()) + "; " + Block;
+    // (`[[maybe_unused]] long z = spawn f(n);` keeps its attribute.)
+    Block = fmt::format("{}{}; {}", Site.Target->hasAttr<UnusedAttr>() ? "[[maybe_unused]] " : "",
+                        declareQualified(Ctx, Site.Target->getType().getUnqualifiedType(), Site.Target->getName()), Block);
     return Site.InCompound ? Block : "{ " + Block + " }";
   }
 

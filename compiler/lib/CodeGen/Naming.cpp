@@ -441,7 +441,8 @@ std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefa
   for (const ParmVarDecl *P : FD->parameters()) {
     if (!Out.empty()) Out += ", ";
     // An instantiation's discarded `if constexpr` branches may have used it.
-    if (ForFastClone && FD->isTemplateInstantiation()) Out += "[[maybe_unused]] ";
+    // (Or the parameter says so itself.)
+    if (ForFastClone && (FD->isTemplateInstantiation() || P->hasAttr<UnusedAttr>())) Out += "[[maybe_unused]] ";
     // (`Ts... xs` prints its pattern: `Ts xs...` would be a C variadic.)
     if (const auto *Pack = P->getType()->getAs<PackExpansionType>())
       Out += declareQualified(Ctx, Pack->getPattern(), "..." + P->getName().str());

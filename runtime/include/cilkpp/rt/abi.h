@@ -27,20 +27,24 @@ struct nondeduced {
   using type = T;
 };
 
-// Bracket the generated clones, where two of GCC's warnings report the
+// Bracket the generated clones, where three of GCC's warnings report the
 // translation rather than the program; the serial elision (`cilkpp
 // --serial`) still reports the program's. -Wmaybe-uninitialized gives up on
 // the clones' control flow (every spawn adds a branch for "stolen", and its
 // predicate analysis stops at six control dependences) and then warns about
 // locals the serial program initialises exactly where it reads them. Clang
-// checks uninitialised reads on the source and needs nothing here. And
+// checks uninitialised reads on the source and needs nothing here.
 // -Wuseless-cast sees a template's `T(n)` in an instantiation's clone, a
-// plain function, where T is the type of n.
+// plain function, where T is the type of n. And -Wsubobject-linkage sees a
+// cilk_for body's lambda in a template's clone capture the frame, whose
+// type has internal linkage (the #line directives hide that it is the main
+// file's).
 #if defined(__GNUC__) && !defined(__clang__)
 #define CILKPP_CLONES_BEGIN                                   \
   _Pragma("GCC diagnostic push")                              \
   _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"") \
-  _Pragma("GCC diagnostic ignored \"-Wuseless-cast\"")
+  _Pragma("GCC diagnostic ignored \"-Wuseless-cast\"")        \
+  _Pragma("GCC diagnostic ignored \"-Wsubobject-linkage\"")
 #define CILKPP_CLONES_END _Pragma("GCC diagnostic pop")
 #else
 #define CILKPP_CLONES_BEGIN
