@@ -82,10 +82,10 @@ class CloneBuilder {
     expandPacks();
     emptyDiscardedBranches();
     dropConstexprAroundPoints();
-    for (unsigned I = 0; I < Proc.Spawns.size(); ++I) Final.ReplaceText(spawnRange(I), spawnText(I));
+    for (unsigned I = 0; I < Proc.Spawns.size(); ++I) replaceWhole(spawnRange(I), spawnText(I));
     for (unsigned I = 0; I < Frame.Calls.size(); ++I)
-      if (Frame.CallEntry[I]) Final.ReplaceText(statementRange(Ctx, Frame.Calls[I].Statement), callText(I));
-    for (const DeclStmt *DS : FieldDeclarations) Final.ReplaceText(statementRange(Ctx, DS), declarationText(DS));
+      if (Frame.CallEntry[I]) replaceWhole(statementRange(Ctx, Frame.Calls[I].Statement), callText(I));
+    for (const DeclStmt *DS : FieldDeclarations) replaceWhole(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
     for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
     rewriteLoopExits();
@@ -236,6 +236,17 @@ class CloneBuilder {
     CharSourceRange R = statementRange(Ctx, Site.Statement);
     if (SM.isBeforeInTranslationUnit(Site.KeywordLoc, R.getBegin())) R.setBegin(Site.KeywordLoc);
     return R;
+  }
+
+  // Replaces a statement written over several lines (`f(a,\n b)`) with
+  // text that ends as many lines further down, so that the lines after it
+  // keep their numbers (`__LINE__`, diagnostics, debuggers).
+  void replaceWhole(CharSourceRange R, std::string Text) {
+    const StringRef Written = SM.getBufferData(SM.getMainFileID())
+                                  .slice(SM.getFileOffset(R.getBegin()), offsetAfter(R.getEnd()));
+    const size_t Lines = Written.count('\n'), Kept = StringRef(Text).count('\n');
+    if (Lines > Kept) Text.append(Lines - Kept, '\n');
+    Final.ReplaceText(R, Text);
   }
 
   void addWholeRange(const Stmt *S) { addWholeRange(statementRange(Ctx, S)); }
