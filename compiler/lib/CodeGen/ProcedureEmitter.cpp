@@ -344,8 +344,11 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
 
   const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));
   // A free function template's clones specialise the fast clone's template
-  // in its namespace; a member's are named through their class.
-  const DeclContext *Scope = Member ? Ctx.getTranslationUnitDecl() : Pattern->getDeclContext();
+  // in its namespace; a member's are named through their class, from the
+  // class's namespace (a class in an anonymous namespace has no name that
+  // reaches it from outside).
+  const DeclContext *Scope = Pattern->getDeclContext();
+  while (isa<RecordDecl>(Scope)) Scope = Scope->getParent();
   std::string AtEnd, Declarations;
   for (const Instantiation &I : Instances) {
     const FunctionDecl *FD = I.Frame->Procedure->Definition;

@@ -162,9 +162,12 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   };
   std::map<const FunctionDecl *, bool> PrototypeBefore;
   for (const CilkProcedure &P : Sema.Procedures) PrototypeBefore[P.Definition] = Prototypes.declareEarly(P.Definition, P.Definition);
-  // Procedures declared `cilk` here but defined in another .cilkpp file.
+  // Procedures declared `cilk` here but defined in another .cilkpp file. (A
+  // template's fast clone template is declared before its first
+  // declaration, and its instantiations are the procedures above.)
   for (const FunctionDecl *FD : Sema.CilkFunctions.all())
-    if (!FD->getDefinition() || !PrototypeBefore.count(FD->getDefinition())) Prototypes.declareEarly(FD, nullptr);
+    if (!FD->isTemplated() && (!FD->getDefinition() || !PrototypeBefore.count(FD->getDefinition())))
+      Prototypes.declareEarly(FD, nullptr);
 
   std::map<std::pair<const DeclContext *, std::string>, unsigned> Overloads;
   // Instantiations of each function template, emitted together.
