@@ -350,6 +350,21 @@ class TranslationActionFactory : public tooling::FrontendActionFactory {
 // lambdas stay serial.
 constexpr int MaxOutliningRounds = 10;
 
+// The command for the input, naming it as the user did: ClangTool asks for
+// its absolute path, and Clang's diagnostics print the name the command
+// gives (the host compiler's print the user's).
+class InputAsGiven : public tooling::CompilationDatabase {
+ public:
+  InputAsGiven(const std::vector<std::string> &Args, std::string Input) : Fixed(".", Args), Input(std::move(Input)) {}
+  std::vector<tooling::CompileCommand> getCompileCommands(StringRef) const override {
+    return Fixed.getCompileCommands(Input);
+  }
+
+ private:
+  tooling::FixedCompilationDatabase Fixed;
+  std::string Input;
+};
+
 }  // namespace
 
 std::optional<std::string> translate(const TranslateOptions &Options) {
@@ -358,7 +373,7 @@ std::optional<std::string> translate(const TranslateOptions &Options) {
   // leaves the translator's own warnings on.)
   std::vector<std::string> Args = {"-x", "c++", "-Wno-everything", "-resource-dir=" CILKPP_CLANG_RESOURCE_DIR};
   Args.insert(Args.end(), Options.ParseArgs.begin(), Options.ParseArgs.end());
-  tooling::FixedCompilationDatabase Database(".", Args);
+  const InputAsGiven Database(Args, Options.InputPath);
   // Each round that outlines bodies hands the next one the rewritten file,
   // under the file's own name, so includes and diagnostics stay the same.
   llvm::SmallString<256> AbsolutePath(Options.InputPath);
