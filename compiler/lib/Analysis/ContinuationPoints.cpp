@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <algorithm>
 
@@ -26,9 +27,48 @@ struct Outstanding {
   bool EndReachable = false;
 };
 
+// Where control leaves a cilk_scope's block by falling through to the
+// statement after it, whose end syncs: an element inside the block followed
+// by the first element of that statement. (Other exits, a break or a goto,
+// and a block that ends its own block are left alone: conservatively, the
+// children stay outstanding there.)
+class ScopeExits {
+ public:
+  ScopeExits(ASTContext &Ctx, const CilkProcedure &Proc) : SM(Ctx.getSourceManager()) {
+    ParentMap PM(Proc.Definition->getBody());
+    for (const ScopeSite &Scope : Proc.Scopes) {
+      if (Scope.IsTryBlock) continue;
+      const auto *Parent = dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<CompoundStmt *>(Scope.Block)));
+      if (!Parent) continue;
+      const auto *It = llvm::find(Parent->body(), Scope.Block);
+      if (It == Parent->body_end() || It + 1 == Parent->body_end()) continue;
+      Blocks.push_back({offset(Scope.Block->getLBracLoc()), offset(Scope.Block->getRBracLoc())});
+      Next.push_back({offset((*(It + 1))->getBeginLoc()), offset((*(It + 1))->getEndLoc())});
+    }
+  }
+  bool empty() const { return Blocks.empty(); }
+  size_t size() const { return Blocks.size(); }
+  // The scopes whose blocks hold S, and those whose next statements do.
+  llvm::SmallBitVector inside(const Stmt *S) const { return within(S, Blocks); }
+  llvm::SmallBitVector next(const Stmt *S) const { return within(S, Next); }
+
+ private:
+  unsigned offset(SourceLocation L) const { return SM.getFileOffset(SM.getExpansionLoc(L)); }
+  llvm::SmallBitVector within(const Stmt *S, const std::vector<std::pair<unsigned, unsigned>> &Ranges) const {
+    llvm::SmallBitVector Out(Ranges.size());
+    const SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    if (!SM.isWrittenInMainFile(L)) return Out;
+    const unsigned At = SM.getFileOffset(L);
+    for (size_t I = 0; I < Ranges.size(); ++I) Out[I] = Ranges[I].first <= At && At <= Ranges[I].second;
+    return Out;
+  }
+  const SourceManager &SM;
+  std::vector<std::pair<unsigned, unsigned>> Blocks, Next;
+};
+
 // May a spawned child be outstanding (not yet synced) at each sync, return
 // and the closing brace?
-Outstanding computeOutstanding(const CFG &G, const CilkProcedure &Proc) {
+Outstanding computeOutstanding(ASTContext &Ctx, const CFG &G, const CilkProcedure &Proc) {
   llvm::DenseMap<const Stmt *, std::pair<Effect, unsigned>> Effects;
   for (unsigned I = 0; I < Proc.Spawns.size(); ++I) Effects[Proc.Spawns[I].Call] = {Effect::Spawn, I};
   for (unsigned I = 0; I < Proc.Syncs.size(); ++I) Effects[Proc.Syncs[I].Marker] = {Effect::Sync, I};
@@ -40,22 +80,51 @@ Outstanding computeOutstanding(const CFG &G, const CilkProcedure &Proc) {
   std::vector<char> Out(G.getNumBlockIDs(), 0), Reached(G.getNumBlockIDs(), 0);
   Reached[G.getEntry().getBlockID()] = 1;
 
+  // Per block, the scopes its last element is inside (for a block without
+  // elements, those all its predecessors' are), and those whose next
+  // statement its first element begins.
+  const ScopeExits Exits(Ctx, Proc);
+  std::vector<llvm::SmallBitVector> LastInside(G.getNumBlockIDs(), llvm::SmallBitVector(Exits.size())),
+      FirstInNext(G.getNumBlockIDs(), llvm::SmallBitVector(Exits.size()));
+  std::vector<char> HasElements(G.getNumBlockIDs(), 0);
+  if (!Exits.empty())
+    for (const CFGBlock *B : G)
+      for (const CFGElement &E : *B)
+        if (auto S = E.getAs<CFGStmt>()) {
+          if (!HasElements[B->getBlockID()]) FirstInNext[B->getBlockID()] = Exits.next(S->getStmt());
+          HasElements[B->getBlockID()] = 1;
+          LastInside[B->getBlockID()] = Exits.inside(S->getStmt());
+        }
+
   // Monotone over a two-point lattice, so a few sweeps reach the fixpoint.
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const CFGBlock *B : G) {
       bool State = false, Reachable = B == &G.getEntry();
+      llvm::SmallBitVector Inside(Exits.size(), true);
       for (const CFGBlock::AdjacentBlock &Pred : B->preds())
         if (const CFGBlock *P = Pred.getReachableBlock()) {
-          State |= Out[P->getBlockID()];
+          // The edge that leaves a scope by its end has synced.
+          const bool Leaves = (LastInside[P->getBlockID()] & FirstInNext[B->getBlockID()]).any();
+          State |= Out[P->getBlockID()] && !Leaves;
           Reachable |= Reached[P->getBlockID()];
+          Inside &= LastInside[P->getBlockID()];
         }
+      if (!HasElements[B->getBlockID()] && !B->pred_empty() && LastInside[B->getBlockID()] != Inside) {
+        LastInside[B->getBlockID()] = Inside;
+        Changed = true;
+      }
       // A handler starts once every child has completed: on the fast path
       // nothing was stolen, on the resume path settle_exception waited.
       if (isa_and_nonnull<CXXCatchStmt>(B->getLabel())) State = false;
+      llvm::SmallBitVector Previous(Exits.size());
       for (const CFGElement &E : *B) {
         auto S = E.getAs<CFGStmt>();
         if (!S) continue;
+        if (!Exits.empty()) {
+          if ((Previous & Exits.next(S->getStmt())).any()) State = false;
+          Previous = Exits.inside(S->getStmt());
+        }
         auto It = Effects.find(S->getStmt());
         if (It == Effects.end()) continue;
         auto [Kind, Index] = It->second;
@@ -112,7 +181,7 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
     diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD->getName();
     return false;
   }
-  Outstanding O = computeOutstanding(*G, Proc);
+  Outstanding O = computeOutstanding(Ctx, *G, Proc);
   Frame.FallsOffEnd = O.EndReachable;
 
   for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
@@ -122,8 +191,9 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
   for (unsigned I = 0; I < Proc.Returns.size(); ++I)
     if (O.AtReturn[I]) Frame.Points.push_back({PointKind::Return, 0, I, Proc.Returns[I]->getBeginLoc(), {}});
   if (O.AtEnd) Frame.Points.push_back({PointKind::EndOfBody, 0, 0, Body->getEndLoc(), {}});
-  // The end of a cilk_scope that spawns syncs (conservatively: the dataflow
-  // above does not see the scope's end, so later points may sync again).
+  // The end of a cilk_scope that spawns syncs (the dataflow above clears
+  // the outstanding children where the block falls through to the statement
+  // after it; ScopeExits).
   const SourceManager &SM = Ctx.getSourceManager();
   for (unsigned I = 0; I < Proc.Scopes.size(); ++I) {
     const CompoundStmt *Block = Proc.Scopes[I].Block;
