@@ -16,6 +16,7 @@
 #include "CodeGen/ProcedureEmitter.h"
 #include "CodeGen/SignatureTables.h"
 #include "CodeGen/StatementLowering.h"
+#include "CodeGen/StaticLocals.h"
 #include "CodeGen/VirtualSpawns.h"
 #include "CodeGen/SourceText.h"
 #include "Dialect/Keywords.h"
@@ -120,6 +121,8 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       findCallPoints(Ctx, Sema.CilkFunctions, Frames[I]);
       if (Settings.PollPoints) findPollPoints(Ctx, Sema.Procedures[I], Frames[I]);
       computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
+      // Without continuation points the resume clone is never run.
+      if (!Frames[I].Points.empty()) reportSplitStatics(Ctx, Sema.Procedures[I]);
     }
     warnOutstandingReads(Ctx, Sema.Procedures[I]);
   }
@@ -250,6 +253,7 @@ class TranslationConsumer : public ASTConsumer {
       Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
       if (!Result.Outlined) Result.Outlined = lowerAssignedCalls(Ctx, Uses, Pragmas);
+      if (!Result.Outlined) Result.Outlined = hoistStaticLocals(Ctx, Uses, Pragmas);
       if (!Result.Outlined) Result.Outlined = hoistLocalTypes(Ctx, Uses, Options.InputPath);
       Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
       if (Result.Outlined) return;
@@ -346,8 +350,8 @@ class TranslationActionFactory : public tooling::FrontendActionFactory {
 
 // Rounds of rewriting before the last parse: one per level of lambdas that
 // spawn nested in one another, plus one each for the statements around
-// continuation points, the assigned calls and the local types. Deeper
-// lambdas stay serial.
+// continuation points, the assigned calls, the static locals and the local
+// types. Deeper lambdas stay serial.
 constexpr int MaxOutliningRounds = 10;
 
 // The command for the input, naming it as the user did: ClangTool asks for

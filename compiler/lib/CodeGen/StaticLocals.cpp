@@ -1,0 +1,116 @@
+#include "CodeGen/StaticLocals.h"
+
+#include "Analysis/OwnCode.h"
+#include "CodeGen/Naming.h"
+#include "CodeGen/SourceText.h"
+#include "Sema/ProcedureFinder.h"
+#include "Support/Diagnostics.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// Copies of a constant are indistinguishable: such statics may stay.
+bool mayStayCopied(ASTContext &Ctx, const VarDecl *V) {
+  return V->isConstexpr() || (V->getType().isConstQualified() && V->hasConstantInitialization() &&
+                              V->getType().isTriviallyCopyableType(Ctx));
+}
+
+class Statics : public OwnCodeVisitor<Statics> {
+ public:
+  using OwnCodeVisitor::OwnCodeVisitor;
+  bool VisitDeclStmt(DeclStmt *DS) {
+    for (Decl *D : DS->decls())
+      if (auto *V = dyn_cast<VarDecl>(D); V && V->isStaticLocal()) Found.push_back({V, DS});
+    return true;
+  }
+  std::vector<std::pair<const VarDecl *, const DeclStmt *>> Found;
+};
+
+// A declaration that names a parameter, a local, `this` or a type declared
+// in a function.
+bool namesLocals(const DeclStmt *DS) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl())) Found |= V->hasLocalStorage();
+      Found |= isa<BindingDecl>(E->getDecl());
+      return !Found;
+    }
+    bool VisitCXXThisExpr(CXXThisExpr *) { return !(Found = true); }
+    bool VisitTagType(TagType *T) {
+      Found |= T->getDecl()->getParentFunctionOrMethod() != nullptr;
+      return !Found;
+    }
+    bool VisitTypedefType(TypedefType *T) {
+      Found |= T->getDecl()->getParentFunctionOrMethod() != nullptr;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<DeclStmt *>(DS));
+  return F.Found;
+}
+
+bool movable(const FunctionDecl *FD, const VarDecl *V, const DeclStmt *DS, const SourceManager &SM) {
+  return !FD->isTemplated() && !FD->isTemplateInstantiation() && !isa<CXXMethodDecl>(FD) &&
+         FD->getLexicalDeclContext() == FD->getDeclContext() && DS->isSingleDecl() && !DS->getBeginLoc().isMacroID() &&
+         !DS->getEndLoc().isMacroID() && SM.isWrittenInMainFile(DS->getBeginLoc()) && !namesLocals(DS) &&
+         !V->getType()->getContainedDeducedType();
+}
+
+}  // namespace
+
+std::optional<std::string> hoistStaticLocals(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas) {
+  SemaResult Sema;
+  findCilkProcedures(Ctx, Uses, Pragmas, Sema);
+  const SourceManager &SM = Ctx.getSourceManager();
+  Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
+  FreshNames Names(SM.getBufferData(SM.getMainFileID()));
+  bool Changed = false;
+  for (const CilkProcedure &Proc : Sema.Procedures) {
+    const FunctionDecl *FD = Proc.Definition;
+    Statics Found(Proc);
+    Found.TraverseStmt(FD->getBody());
+    for (const auto &[V, DS] : Found.Found) {
+      if (mayStayCopied(Ctx, V) || !movable(FD, V, DS, SM)) continue;
+      const std::string Name = Names.take(fmt::format("__cilkpp_static_{}_{}", V->getName(),
+                                                      SM.getPresumedLineNumber(SM.getExpansionLoc(V->getLocation()))));
+      const CharSourceRange Range = statementRange(Ctx, DS);
+      const std::string Declaration = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+      // An inline procedure is one in every file that defines it, and so
+      // must its statics be.
+      Main.InsertTextBefore(SM.getExpansionLoc(FD->getOuterLocStart()),
+                            fmt::format("[[maybe_unused]] {} auto &{}() {{ {} return {}; }} ",
+                                        FD->isInlined() ? "inline" : "static", Name, Declaration, V->getName()));
+      Main.ReplaceText(Range, fmt::format("auto &{} = {}();", V->getName(), Name));
+      Changed = true;
+    }
+  }
+  if (!Changed) return std::nullopt;
+  const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
+  return std::string(Edited->begin(), Edited->end());
+}
+
+bool reportSplitStatics(ASTContext &Ctx, const CilkProcedure &Proc) {
+  Statics Found(Proc);
+  Found.TraverseStmt(Proc.Definition->getBody());
+  bool Ok = true;
+  for (const auto &[V, DS] : Found.Found) {
+    if (mayStayCopied(Ctx, V)) continue;
+    diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(V->getLocation()),
+                 diag::ConstructUnsupported)
+        << "a static local variable that cannot move out of the procedure (in a template or a member, "
+           "declared by a macro, or naming a local)";
+    Ok = false;
+  }
+  return Ok;
+}
+
+}  // namespace cilkpp
