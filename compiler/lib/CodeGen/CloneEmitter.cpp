@@ -118,7 +118,9 @@ class CloneBuilder {
     for (const FrameField &F : Frame.Fields) {
       if (!F.ManagedLifetime) continue;
       if (EpilogueDestroys && F.Block == Body) BodyCleanups = destroy(F.Var) + BodyCleanups;
-      else Final.InsertTextBefore(F.Block->getRBracLoc(), destroy(F.Var));
+      // (Not after a block's last `break;`: dead code there made g++ warn
+      // that the `case` falls through.)
+      else if (!endsInJump(F.Block)) Final.InsertTextBefore(F.Block->getRBracLoc(), destroy(F.Var));
     }
     Final.InsertTextAfter(Body->getRBracLoc(), epilogue(BodyCleanups));
     Final.InsertTextAfter(Body->getRBracLoc(), unwinding());
@@ -247,6 +249,11 @@ class CloneBuilder {
     const size_t Lines = Written.count('\n'), Kept = StringRef(Text).count('\n');
     if (Lines > Kept) Text.append(Lines - Kept, '\n');
     Final.ReplaceText(R, Text);
+  }
+
+  static bool endsInJump(const CompoundStmt *Block) {
+    const Stmt *Last = Block->body_empty() ? nullptr : Block->body_back();
+    return isa_and_nonnull<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, CXXThrowExpr>(Last);
   }
 
   void addWholeRange(const Stmt *S) { addWholeRange(statementRange(Ctx, S)); }
