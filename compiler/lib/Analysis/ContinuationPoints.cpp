@@ -27,8 +27,8 @@ struct Outstanding {
   bool EndReachable = false;
 };
 
-// Where control leaves a cilk_scope's block by falling through to the
-// statement after it, whose end syncs: an element inside the block followed
+// Where control leaves a cilk_scope's block (or a try block that spawns) by
+// falling through to the statement after it, whose end syncs: an element inside the block followed
 // by the first element of that statement. (Other exits, a break or a goto,
 // and a block that ends its own block are left alone: conservatively, the
 // children stay outstanding there.)
@@ -37,10 +37,13 @@ class ScopeExits {
   ScopeExits(ASTContext &Ctx, const CilkProcedure &Proc) : SM(Ctx.getSourceManager()) {
     ParentMap PM(Proc.Definition->getBody());
     for (const ScopeSite &Scope : Proc.Scopes) {
-      if (Scope.IsTryBlock) continue;
-      const auto *Parent = dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<CompoundStmt *>(Scope.Block)));
+      // (A try block that spawns syncs at its end too; the statement after
+      // it follows the whole try statement.)
+      const Stmt *Whole = Scope.Block;
+      if (Scope.IsTryBlock) Whole = PM.getParent(const_cast<CompoundStmt *>(Scope.Block));
+      const auto *Parent = Whole ? dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<Stmt *>(Whole))) : nullptr;
       if (!Parent) continue;
-      const auto *It = llvm::find(Parent->body(), Scope.Block);
+      const auto *It = llvm::find(Parent->body(), Whole);
       if (It == Parent->body_end() || It + 1 == Parent->body_end()) continue;
       Blocks.push_back({offset(Scope.Block->getLBracLoc()), offset(Scope.Block->getRBracLoc())});
       Next.push_back({offset((*(It + 1))->getBeginLoc()), offset((*(It + 1))->getEndLoc())});
