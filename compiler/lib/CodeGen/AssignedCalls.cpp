@@ -7,6 +7,7 @@
 #include "Sema/ProcedureChecks.h"
 #include "Sema/ProcedureFinder.h"
 #include "Sema/StatementPosition.h"
+#include "Support/References.h"
 
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
@@ -58,7 +59,7 @@ class Collector : public OwnCodeVisitor<Collector> {
       return true;
     const CallExpr *Call = candidate(Var->getInit());
     // (`double d = f(sizeof(d));` names the d it declares.)
-    if (Call && !isLocalOfType(Var, Call) && !names(Call, Var)) add(Call, DS);
+    if (Call && !isLocalOfType(Var, Call) && !namesVariable(Call, Var)) add(Call, DS);
     return true;
   }
 
@@ -72,19 +73,6 @@ class Collector : public OwnCodeVisitor<Collector> {
     if (!Call || Spawned.contains(Call) || !isCallPointCallee(CilkFunctions, Call)) return nullptr;
     const QualType R = Call->getCallReturnType(Ctx);
     return !R->isReferenceType() && R->isScalarType() ? Call : nullptr;
-  }
-  static bool names(const CallExpr *Call, const VarDecl *Var) {
-    struct Finder : RecursiveASTVisitor<Finder> {
-      const VarDecl *Var = nullptr;
-      bool Found = false;
-      bool VisitDeclRefExpr(DeclRefExpr *E) {
-        Found |= E->getDecl() == Var;
-        return !Found;
-      }
-    } F;
-    F.Var = Var;
-    F.TraverseStmt(const_cast<CallExpr *>(Call));
-    return F.Found;
   }
   bool isLocalOfType(const ValueDecl *D, const CallExpr *Call) const {
     const auto *Var = dyn_cast<VarDecl>(D);
@@ -108,10 +96,7 @@ class Collector : public OwnCodeVisitor<Collector> {
 
 }  // namespace
 
-std::optional<std::string> lowerAssignedCalls(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
-                                              ArrayRef<GrainPragma> Pragmas) {
-  SemaResult Sema;
-  findCilkProcedures(Ctx, Uses, Pragmas, Sema);
+std::optional<std::string> lowerAssignedCalls(ASTContext &Ctx, const SemaResult &Sema) {
   const SourceManager &SM = Ctx.getSourceManager();
   Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
   FreshNames Names(SM.getBufferData(SM.getMainFileID()));

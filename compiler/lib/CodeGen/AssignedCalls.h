@@ -16,11 +16,9 @@
 // its line.
 #pragma once
 
-#include "Dialect/Keywords.h"
-#include "Dialect/Pragmas.h"
+#include "Sema/ProcedureFinder.h"
 
 #include "clang/AST/ASTContext.h"
-#include "llvm/ADT/ArrayRef.h"
 
 #include <optional>
 #include <string>
@@ -28,7 +26,7 @@
 namespace cilkpp {
 
 // The rewritten main file when some statement was rewritten, else nullopt.
-std::optional<std::string> lowerAssignedCalls(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses,
-                                              llvm::ArrayRef<GrainPragma> Pragmas);
+// Sema: findCilkProcedures on Ctx.
+std::optional<std::string> lowerAssignedCalls(clang::ASTContext &Ctx, const SemaResult &Sema);
 
 }  // namespace cilkpp

@@ -1,8 +1,8 @@
 #include "CodeGen/LoopLowering.h"
 
 #include "CodeGen/SourceText.h"
+#include "Support/References.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -34,21 +34,6 @@ const char *testName(LoopTest T) {
     case LoopTest::NotEqual: return "not_equal";
   }
   return "less";
-}
-
-// Whether Body names Var (a loop's variable need not appear in its body).
-bool usesVariable(const Stmt *Body, const VarDecl *Var) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *Var;
-    bool Found = false;
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      Found |= E->getDecl() == Var;
-      return !Found;
-    }
-  } F;
-  F.Var = Var;
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
 }
 
 std::string stepText(const ParallelLoop &Loop, const RenderFn &Render) {
@@ -92,8 +77,9 @@ std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loo
       "{}u, {}, [&]({}{}{}){}{}",
       Type, Render(Loop.Var->getInit()->getSourceRange()), Render(Loop.Bound->getSourceRange()),
       stepText(Loop, Render), testName(Loop.Test), Loop.Grain, cStringLiteral(fmt::format("{}:{}", FileName, Line)),
-      // (The serial loop uses it in its header.)
-      usesVariable(Body, Loop.Var) ? "" : "[[maybe_unused]] ", VarType, Loop.Var->getName(), CompoundBody ? "" : " {",
+      // (A loop's variable need not appear in its body: the serial loop uses
+      // it in its header.)
+      namesVariable(Body, Loop.Var) ? "" : "[[maybe_unused]] ", VarType, Loop.Var->getName(), CompoundBody ? "" : " {",
       std::string(HeaderLines, '\n'));
   Edits.push_back({Header, Text});
 

@@ -67,9 +67,7 @@ bool movable(const FunctionDecl *FD, const VarDecl *V, const DeclStmt *DS, const
 
 }  // namespace
 
-std::optional<std::string> hoistStaticLocals(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas) {
-  SemaResult Sema;
-  findCilkProcedures(Ctx, Uses, Pragmas, Sema);
+std::optional<std::string> hoistStaticLocals(ASTContext &Ctx, const SemaResult &Sema) {
   const SourceManager &SM = Ctx.getSourceManager();
   Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
   FreshNames Names(SM.getBufferData(SM.getMainFileID()));
@@ -98,19 +96,15 @@ std::optional<std::string> hoistStaticLocals(ASTContext &Ctx, ArrayRef<KeywordUs
   return std::string(Edited->begin(), Edited->end());
 }
 
-bool reportSplitStatics(ASTContext &Ctx, const CilkProcedure &Proc) {
+void reportSplitStatics(ASTContext &Ctx, const CilkProcedure &Proc) {
   Statics Found(Proc);
   Found.TraverseStmt(Proc.Definition->getBody());
-  bool Ok = true;
-  for (const auto &[V, DS] : Found.Found) {
-    if (mayStayCopied(Ctx, V)) continue;
-    diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(V->getLocation()),
-                 diag::ConstructUnsupported)
-        << "a static local variable that cannot move out of the procedure (in a template or a member, "
-           "declared by a macro, or naming a local)";
-    Ok = false;
-  }
-  return Ok;
+  for (const auto &[V, DS] : Found.Found)
+    if (!mayStayCopied(Ctx, V))
+      diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(V->getLocation()),
+                   diag::ConstructUnsupported)
+          << "a static local variable that cannot move out of the procedure (in a template or a member, "
+             "declared by a macro, or naming a local)";
 }
 
 }  // namespace cilkpp

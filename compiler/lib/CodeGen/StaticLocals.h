@@ -18,25 +18,20 @@
 // (reportSplitStatics).
 #pragma once
 
-#include "Dialect/Keywords.h"
-#include "Dialect/Pragmas.h"
+#include "Sema/ProcedureFinder.h"
 
 #include "clang/AST/ASTContext.h"
-#include "llvm/ADT/ArrayRef.h"
 
 #include <optional>
 #include <string>
 
 namespace cilkpp {
 
-struct CilkProcedure;
-
 // The rewritten main file when some static was moved, else nullopt.
-std::optional<std::string> hoistStaticLocals(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses,
-                                             llvm::ArrayRef<GrainPragma> Pragmas);
+std::optional<std::string> hoistStaticLocals(clang::ASTContext &Ctx, const SemaResult &Sema);
 
 // Reports the statics of Proc's own code that would be split between its
-// clones; false if there was one.
-bool reportSplitStatics(clang::ASTContext &Ctx, const CilkProcedure &Proc);
+// clones (errors).
+void reportSplitStatics(clang::ASTContext &Ctx, const CilkProcedure &Proc);
 
 }  // namespace cilkpp

@@ -252,8 +252,14 @@ class TranslationConsumer : public ASTConsumer {
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
       Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
-      if (!Result.Outlined) Result.Outlined = lowerAssignedCalls(Ctx, Uses, Pragmas);
-      if (!Result.Outlined) Result.Outlined = hoistStaticLocals(Ctx, Uses, Pragmas);
+      if (!Result.Outlined) {
+        // (One semantic pass for the two rounds that rewrite procedures' own
+        // statements.)
+        SemaResult Sema;
+        findCilkProcedures(Ctx, Uses, Pragmas, Sema);
+        Result.Outlined = lowerAssignedCalls(Ctx, Sema);
+        if (!Result.Outlined) Result.Outlined = hoistStaticLocals(Ctx, Sema);
+      }
       if (!Result.Outlined) Result.Outlined = hoistLocalTypes(Ctx, Uses, Options.InputPath);
       Ctx.getDiagnostics().setSuppressAllDiagnostics(false);
       if (Result.Outlined) return;
