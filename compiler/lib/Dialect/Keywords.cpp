@@ -18,6 +18,7 @@ struct KeywordSpelling {
   const char *Spelling;
   KeywordKind Kind;
   const char *Expansion;  // the serial elision
+  const char *Parameters = "";
 };
 
 // `sync` expands to an expression statement the AST can point at; `spawn`
@@ -30,6 +31,8 @@ constexpr KeywordSpelling Keywords[] = {
     {"cilk_sync", KeywordKind::Sync, "(void)0"},
     {"cilk_for", KeywordKind::CilkFor, "for"},
     {"cilk_scope", KeywordKind::CilkScope, ""},
+    // OpenCilk's hyperobject qualifier: 'long cilk_reducer(zero, add) sum;'.
+    {"cilk_reducer", KeywordKind::Reducer, "", "(Identity, Reduce)"},
 };
 
 std::optional<KeywordKind> lookup(StringRef Name) {
@@ -43,7 +46,7 @@ std::optional<KeywordKind> lookup(StringRef Name) {
 std::string keywordPredefines() {
   std::string Text = "#define __cilkpp__ 1\n";
   for (const KeywordSpelling &K : Keywords)
-    Text += std::string("#define ") + K.Spelling + " " + K.Expansion + "\n";
+    Text += std::string("#define ") + K.Spelling + K.Parameters + " " + K.Expansion + "\n";
   return Text;
 }
 
@@ -94,7 +97,7 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
     return;
   }
   if (!SM.isWrittenInMainFile(Loc)) return;
-  Uses.push_back({*Kind, Loc, II->getName()});
+  Uses.push_back({*Kind, Loc, Args ? Range.getEnd() : Loc, II->getName()});
 }
 
 }  // namespace cilkpp

@@ -21,11 +21,12 @@ class DiagnosticsEngine;
 
 namespace cilkpp {
 
-enum class KeywordKind { Cilk, Spawn, Sync, CilkFor, CilkScope };
+enum class KeywordKind { Cilk, Spawn, Sync, CilkFor, CilkScope, Reducer };
 
 struct KeywordUse {
   KeywordKind Kind;
   clang::SourceLocation Loc;  // file location of the keyword in the main file
+  clang::SourceLocation End;  // its last token: the ')' of 'cilk_reducer(I, R)'
   llvm::StringRef Spelling;   // as written: "spawn" or "cilk_spawn", ...
 };
 

@@ -24,6 +24,7 @@
 #include "Emit/QuoteIncludes.h"
 #include "Emit/SerialElision.h"
 #include "Sema/ProcedureFinder.h"
+#include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -247,6 +248,7 @@ class TranslationConsumer : public ASTConsumer {
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     const SourceManager &SM = Ctx.getSourceManager();
+    if (!Options.Serial && reportReducers(Ctx.getDiagnostics())) return;
     if (!Options.Serial && MayOutline) {
       // The next round reports whatever this one would.
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
@@ -293,6 +295,16 @@ class TranslationConsumer : public ASTConsumer {
   }
 
  private:
+  bool reportReducers(DiagnosticsEngine &Diags) const {
+    bool Reported = false;
+    for (const KeywordUse &U : Uses) {
+      if (U.Kind != KeywordKind::Reducer) continue;
+      cilkpp::diag::report(Diags, U.Loc, cilkpp::diag::ReducerUnsupported) << U.Spelling;
+      Reported = true;
+    }
+    return Reported;
+  }
+
   void recordDependencies(const SourceManager &SM) {
     std::vector<std::string> Headers;
     const OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());

@@ -86,6 +86,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: a cilk procedure instantiated with '%0', a private or protected member type, among its template "
      "arguments is not supported: its translation names the type outside its class (make the type public)"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: reducers ('%0') are not supported yet; the serial elision (--serial) builds this program with an "
+     "ordinary variable in its place"},
 };
 
 }  // namespace

@@ -42,6 +42,7 @@ enum ID {
   ImmovableParameter,
   ImmovableArgument,
   TemplateArgumentHidden,
+  ReducerUnsupported,
   NumIDs
 };
 
