@@ -9,8 +9,8 @@
 #include "Analysis/FrameLayout.h"
 #include "Analysis/OutstandingReads.h"
 #include "Analysis/PollPoints.h"
-#include "CodeGen/AssignedCalls.h"
 #include "CodeGen/BodyOutlining.h"
+#include "CodeGen/ExpressionCalls.h"
 #include "CodeGen/LocalTypeHoisting.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
@@ -259,7 +259,7 @@ class TranslationConsumer : public ASTConsumer {
         // statements.)
         SemaResult Sema;
         findCilkProcedures(Ctx, Uses, Pragmas, Sema);
-        Result.Outlined = lowerAssignedCalls(Ctx, Sema);
+        Result.Outlined = hoistExpressionCalls(Ctx, Sema);
         if (!Result.Outlined) Result.Outlined = hoistStaticLocals(Ctx, Sema);
       }
       if (!Result.Outlined) Result.Outlined = hoistLocalTypes(Ctx, Uses, Options.InputPath);
@@ -368,7 +368,7 @@ class TranslationActionFactory : public tooling::FrontendActionFactory {
 
 // Rounds of rewriting before the last parse: one per level of lambdas that
 // spawn nested in one another, plus one each for the statements around
-// continuation points, the assigned calls, the static locals and the local
+// continuation points, the calls inside expressions, the static locals and the local
 // types. Deeper lambdas stay serial.
 constexpr int MaxOutliningRounds = 10;
 
