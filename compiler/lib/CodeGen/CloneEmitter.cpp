@@ -371,11 +371,33 @@ class CloneBuilder {
           }
         }
         ++LambdaDepth;
+        Lambdas.push_back(L);
         bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+        Lambdas.pop_back();
         --LambdaDepth;
         return Result;
       }
+      // A constant a lambda names without capturing it (`[] { return x + n; }`
+      // with `const long n = 3;`): its value, so that a constant expression
+      // stays one.
+      std::optional<std::string> uncapturedConstant(const DeclRefExpr *DR, const VarDecl *V) const {
+        if (Lambdas.empty() || Lambdas.back()->getCallOperator()->Encloses(V->getDeclContext())) return std::nullopt;
+        if (llvm::any_of(Lambdas.back()->captures(), [&](const LambdaCapture &C) {
+              return C.capturesVariable() && C.getCapturedVar() == V;
+            }))
+          return std::nullopt;
+        const QualType T = V->getType().getNonReferenceType();
+        if (!T->isIntegralOrEnumerationType() || !V->isUsableInConstantExpressions(B.Ctx)) return std::nullopt;
+        const APValue *Value = V->evaluateValue();
+        if (!Value || !Value->isInt()) return std::nullopt;
+        const llvm::APSInt &Int = Value->getInt();
+        llvm::SmallString<24> Digits;
+        Int.toString(Digits);
+        return fmt::format("static_cast<{}>({}{})", typeQualified(B.Ctx, T.getUnqualifiedType()), Digits.str(),
+                           Int.isSigned() ? "ll" : "ull");
+      }
       unsigned LambdaDepth = 0;
+      llvm::SmallVector<const LambdaExpr *, 2> Lambdas;
       llvm::DenseSet<unsigned> CaptureNames;
 
       // `this` is the __this parameter of the fast clone and a copy of the
@@ -404,7 +426,14 @@ class CloneBuilder {
         const auto *V = dyn_cast<VarDecl>(DR->getDecl());
         // A pack element is named per element of its expansion (renderElement).
         if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V); P && packElementIndex(P)) return true;
-        if (!V || !B.accessesFrame(V) || DR->refersToEnclosingVariableOrCapture()) return true;
+        if (!V || !B.accessesFrame(V)) return true;
+        if (std::optional<std::string> Constant = uncapturedConstant(DR, V)) {
+          std::optional<SourceLocation> Loc = B.writtenLoc(DR->getLocation(), "a constant named in a lambda");
+          if (!Loc) return Ok = false, true;
+          B.substitute(*Loc, V->getName().size(), *Constant);
+          return true;
+        }
+        if (DR->refersToEnclosingVariableOrCapture()) return true;
         if (CaptureNames.contains(B.SM.getFileOffset(B.SM.getSpellingLoc(DR->getLocation())))) return true;
         std::optional<SourceLocation> Loc =
             B.writtenLoc(DR->getLocation(), "a variable that lives across a continuation point");
@@ -745,6 +774,13 @@ class CloneBuilder {
         if (Kind == CloneKind::Fast && !Referenced && !isMoveConstructible(T))
           diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(Arg->getBeginLoc()), diag::ImmovableArgument)
               << T.getUnqualifiedType();
+        if (const CXXRecordDecl *Closure = T->getAsCXXRecordDecl(); Closure && Closure->isLambda()) {
+          // (A lambda written in place, `std::for_each(b, e, [](long &x) { ... })`:
+          // its type has no name, and the argument is of that type.)
+          Decls += fmt::format("auto {} = {}; ", Name, Value);
+          Args += fmt::format("static_cast<decltype({0}) &&>({0})", Name);
+          continue;
+        }
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T.getUnqualifiedType(), Name), Value);
         Args += fmt::format("static_cast<{} &&>({})", typeQualified(Ctx, T.getUnqualifiedType()), Name);
       }
