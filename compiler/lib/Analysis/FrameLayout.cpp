@@ -280,6 +280,8 @@ bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const Va
   if (!T->isReferenceType() && Ctx.getDeclAlign(V).getQuantity() > 64) return false;
   if (isa<DecompositionDecl>(V) || (isInitializerList(T) && !isa<ParmVarDecl>(V))) return false;
   if (isStorableReference(V)) return true;
+  if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext()); Function && hiddenMemberType(T, Function))
+    return false;
   return !T->isReferenceType() && isNameableOutsideFunction(T) &&
          (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl()));
 }
@@ -378,6 +380,9 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   }
   // Bindings outside templates are always lowered (StatementLowering.cpp).
   if (isa<DecompositionDecl>(V)) diag::report(Diags, V->getLocation(), diag::NoteBindingsInTemplate);
+  if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext()))
+    if (const TagDecl *Hidden = hiddenMemberType(T, Function))
+      diag::report(Diags, V->getLocation(), diag::NoteHiddenMemberType) << Ctx.getTagDeclType(Hidden);
   return false;
 }
 

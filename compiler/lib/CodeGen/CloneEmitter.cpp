@@ -398,6 +398,19 @@ class CloneBuilder {
       }
       unsigned LambdaDepth = 0;
       llvm::SmallVector<const LambdaExpr *, 2> Lambdas;
+
+      // An instantiation's clones are explicit specializations, outside any
+      // template, where a requires-expression would be checked as written
+      // (`requires { t.size(); }` with t an int is an error there): it
+      // becomes its value for the instantiation.
+      bool TraverseRequiresExpr(RequiresExpr *E) {
+        if (!B.FD->isTemplateInstantiation() && !B.FD->getMemberSpecializationInfo())
+          return RecursiveASTVisitor::TraverseRequiresExpr(E);
+        const CharSourceRange R = fileRange(B.SM, E->getSourceRange());
+        if (!B.SM.isWrittenInMainFile(R.getBegin())) return true;
+        B.replaceSpan(B.SM.getFileOffset(R.getBegin()), B.offsetAfter(R.getEnd()), E->isSatisfied() ? "true" : "false");
+        return true;
+      }
       llvm::DenseSet<unsigned> CaptureNames;
 
       // `this` is the __this parameter of the fast clone and a copy of the

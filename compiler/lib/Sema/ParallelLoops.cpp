@@ -153,6 +153,14 @@ class LoopBinder {
                    "the init statement must declare and initialise one loop variable");
     Loop.Init = Init;
     Loop.Var = Var;
+    if (const auto *Builtin = Var->getType().getCanonicalType()->getAs<BuiltinType>();
+        Builtin && (Builtin->getKind() == BuiltinType::Int128 || Builtin->getKind() == BuiltinType::UInt128) &&
+        !Ctx.getLangOpts().GNUMode)
+      // (The runtime splits what std::is_integral accepts.)
+      return shape(Var->getLocation(),
+                   fmt::format("the loop variable '{}' of type '{}' is an integer to the standard library only "
+                               "with -std=gnu++NN, not -std=c++NN",
+                               Var->getName().str(), Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy())));
     if (!isIndexType(Var->getType())) {
       const std::string Type = Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy());
       return shape(Var->getLocation(),

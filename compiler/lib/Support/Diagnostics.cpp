@@ -48,6 +48,8 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Note,
      "cilkpp: structured bindings in a template live across a spawn or sync only when every instantiation in the "
      "file decomposes the same way (all with get<I>, or all into the same data members)"},
+    {clang::DiagnosticsEngine::Note,
+     "cilkpp: %0 is private to its class, and the frame that holds the variable is declared outside the class"},
     {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor and an assignment operator)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},

@@ -24,6 +24,7 @@ enum ID {
   NoteContinuationPoint,
   NoteClosureTypeInTemplate,
   NoteBindingsInTemplate,
+  NoteHiddenMemberType,
   ReturnTypeUnsupported,
   LambdaCapturesFrameVariable,
   CfgUnavailable,

@@ -40,6 +40,37 @@ static bool isNameable(QualType T, bool InTemplateArgument) {
 
 bool isNameableOutsideFunction(QualType T) { return isNameable(T, false); }
 
+// Whether Function is a member of Class, or of a class nested in it.
+static bool isMemberOf(const FunctionDecl *Function, const CXXRecordDecl *Class) {
+  for (const DeclContext *DC = Function->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(DC); RD && RD->getCanonicalDecl() == Class->getCanonicalDecl())
+      return true;
+  return false;
+}
+
+const TagDecl *hiddenMemberType(QualType T, const FunctionDecl *Function) {
+  while (true) {
+    T = T.getCanonicalType();
+    if (const auto *PT = T->getAs<PointerType>()) { T = PT->getPointeeType(); continue; }
+    if (const auto *RT = T->getAs<ReferenceType>()) { T = RT->getPointeeType(); continue; }
+    if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr())) { T = AT->getElementType(); continue; }
+    break;
+  }
+  const TagDecl *TD = T->getAsTagDecl();
+  if (!TD) return nullptr;
+  for (const Decl *D = TD; D; D = dyn_cast<Decl>(D->getDeclContext())) {
+    const auto *Class = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+    if (!Class) break;
+    if ((D->getAccess() == AS_private || D->getAccess() == AS_protected) && !isMemberOf(Function, Class))
+      return TD;
+  }
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(TD))
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type)
+        if (const TagDecl *Hidden = hiddenMemberType(Arg.getAsType(), Function)) return Hidden;
+  return nullptr;
+}
+
 bool isNamedClosure(const CXXRecordDecl *Class) {
   return Class->getIdentifier() && Class->getName().starts_with(NamedClosurePrefix);
 }

@@ -14,6 +14,12 @@ namespace cilkpp {
 // inside a template argument.
 bool isNameableOutsideFunction(clang::QualType T);
 
+// The private or protected member class or enum that T names (itself, or
+// in its pointees, elements or template arguments) where code of Function
+// may name it but a frame at namespace scope may not: Function is not a
+// member of the class that declares it. Else null.
+const clang::TagDecl *hiddenMemberType(clang::QualType T, const clang::FunctionDecl *Function);
+
 // The namespace-scope variable a lambda initializes (`auto by_key = [](...)
 // {...};`), through which `decltype` names its closure type; else null.
 const clang::VarDecl *closureVariable(const clang::CXXRecordDecl *Closure);
