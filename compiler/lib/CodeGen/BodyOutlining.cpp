@@ -293,8 +293,7 @@ class Outliner {
     // function template (a member function template too) is a class
     // template with the host's parameters.
     const bool GenericClosure = AsClosure && R.Lambda->isGenericLambda() && !Spawns && !Host->isTemplated();
-    const bool TemplateClosure = AsClosure && !R.Lambda->isGenericLambda() && !Spawns &&
-                                 Host->getDescribedFunctionTemplate();
+    const bool TemplateClosure = AsClosure && !R.Lambda->isGenericLambda() && Host->getDescribedFunctionTemplate();
     if (AsClosure && !Template->empty() && !GenericClosure && !TemplateClosure) return false;
     OuterUses Uses(SM, R);
     Uses.TraverseStmt(const_cast<Stmt *>(R.body()));
@@ -507,7 +506,11 @@ class Outliner {
       const QualType Stored = D->getType().getNonReferenceType();
       QualType T = Stored;
       if (ByCopy && Op->isConst()) T.addConst();
-      if (!isNameableOutsideFunction(T)) return false;
+      // (In a template, a local declared `auto` has no type to write yet: one
+      // holding a lambda never has.)
+      if (Stored->isUndeducedType() || (Stored->isDependentType() && Stored->getContainedDeducedType()) ||
+          !isNameableOutsideFunction(T))
+        return false;
       Parameter P{declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
                   D->getName().str()};
       // As a named closure's member: a copy, or a pointer for a reference.
