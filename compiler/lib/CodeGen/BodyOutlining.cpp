@@ -723,19 +723,49 @@ class Outliner {
 };
 
 // Lambdas held in locals (`auto f = [&] { ... };`), with the local.
+// Also lambdas whose types are template arguments of a local's type
+// (`auto w = wrap([](long x) { ... });` holding a W<lambda>).
 class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
  public:
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    Written[L->getLambdaClass()] = L;
+    return true;
+  }
   bool VisitVarDecl(VarDecl *V) {
-    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit()) return true;
+    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V)) return true;
+    const QualType T = V->getType();
+    if (!T->isDependentType()) closuresInArguments(V, T.getNonReferenceType());
+    if (!V->getInit()) return true;
     const auto *L = dyn_cast<LambdaExpr>(V->getInit()->IgnoreImplicit());
     if (!L) return true;
     // In a template the lambda is type-dependent, so `auto` stays undeduced.
-    const QualType T = V->getType();
     if (T->getAsCXXRecordDecl() == L->getLambdaClass() || (isa<AutoType>(T.getTypePtr()) && T->isDependentType()))
       Found.push_back({V, L});
     return true;
   }
+  // After the traversal: the lambdas of the closure types found in
+  // template arguments.
+  void resolveArguments() {
+    for (const auto &[V, Closure] : InArguments)
+      if (auto It = Written.find(Closure); It != Written.end()) Found.push_back({V, It->second});
+  }
   std::vector<std::pair<const VarDecl *, const LambdaExpr *>> Found;
+
+ private:
+  void closuresInArguments(const VarDecl *V, QualType T) {
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+    if (!Spec) return;
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+      if (Arg.getKind() != TemplateArgument::Type) continue;
+      const QualType A = Arg.getAsType().getCanonicalType();
+      if (const CXXRecordDecl *Class = A->getAsCXXRecordDecl(); Class && Class->isLambda())
+        InArguments.push_back({V, Class});
+      else
+        closuresInArguments(V, A);
+    }
+  }
+  llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Written;
+  std::vector<std::pair<const VarDecl *, const CXXRecordDecl *>> InArguments;
 };
 
 // A local's scope holds a continuation point of the body that declares it
@@ -786,6 +816,7 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   llvm::DenseSet<const Region *> Closures;
   StoredLambdas Stored;
   Stored.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Stored.resolveArguments();
   for (const auto &[V, L] : Stored.Found) {
     auto It = llvm::find_if(Regions, [&, L = L](const Region &R) { return R.Lambda == L; });
     if (It == Regions.end() || !liveInFrame(Ctx, V, Regions, Uses)) continue;

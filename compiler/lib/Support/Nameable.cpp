@@ -61,8 +61,10 @@ const TagDecl *hiddenMemberType(QualType T, const FunctionDecl *Function) {
   for (const Decl *D = TD; D; D = dyn_cast<Decl>(D->getDeclContext())) {
     const auto *Class = dyn_cast<CXXRecordDecl>(D->getDeclContext());
     if (!Class) break;
-    if ((D->getAccess() == AS_private || D->getAccess() == AS_protected) && !isMemberOf(Function, Class))
-      return TD;
+    // (A member template's specializations have the template's access.)
+    AccessSpecifier Access = D->getAccess();
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D)) Access = Spec->getSpecializedTemplate()->getAccess();
+    if ((Access == AS_private || Access == AS_protected) && !isMemberOf(Function, Class)) return TD;
   }
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(TD))
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
