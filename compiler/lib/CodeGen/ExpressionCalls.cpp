@@ -20,6 +20,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 using namespace clang;
 
 namespace cilkpp {
@@ -226,18 +228,66 @@ class Collector : public OwnCodeVisitor<Collector> {
 
 }  // namespace
 
+namespace {
+
+// Statements to rewrite by their offset in the file, with their calls'.
+using Plan = std::map<unsigned, std::pair<HoistedCalls, std::vector<unsigned>>>;
+
+std::optional<Plan> planFor(ASTContext &Ctx, const SemaResult &Sema, const CilkProcedure &Proc) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  Collector Statements(Ctx, Sema.CilkFunctions, Proc);
+  Statements.TraverseStmt(Proc.Definition->getBody());
+  if (Statements.HasGoto) return std::nullopt;
+  Plan P;
+  for (HoistedCalls &H : Statements.Found) {
+    std::vector<unsigned> Calls;
+    for (const CallExpr *Call : H.Calls) Calls.push_back(SM.getFileOffset(SM.getExpansionLoc(Call->getBeginLoc())));
+    const unsigned At = SM.getFileOffset(SM.getExpansionLoc(H.Statement->getBeginLoc()));
+    P.emplace(At, std::make_pair(std::move(H), std::move(Calls)));
+  }
+  return P;
+}
+
+// A template's statements are written once for all its instantiations: one
+// moves only if every instantiation in the file would move the same calls.
+void intersect(Plan &Into, const Plan &Other) {
+  for (auto It = Into.begin(); It != Into.end();) {
+    auto Found = Other.find(It->first);
+    It = Found != Other.end() && Found->second.second == It->second.second ? std::next(It) : Into.erase(It);
+  }
+}
+
+}  // namespace
+
 std::optional<std::string> hoistExpressionCalls(ASTContext &Ctx, const SemaResult &Sema) {
   const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Plan> Plans;
+  std::map<const FunctionDecl *, std::optional<Plan>> Templates;
+  for (const CilkProcedure &Proc : Sema.Procedures) {
+    const FunctionDecl *FD = Proc.Definition;
+    if (FD->getMemberSpecializationInfo() && !FD->isTemplateInstantiation()) continue;
+    if (FD->isTemplateInstantiation()) {
+      const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+      if (!Pattern) continue;
+      std::optional<Plan> P = planFor(Ctx, Sema, Proc);
+      auto [It, First] = Templates.try_emplace(Pattern, P);
+      if (First) continue;
+      if (!P || !It->second) It->second.reset();
+      else intersect(*It->second, *P);
+      continue;
+    }
+    if (FD->isTemplated()) continue;
+    if (std::optional<Plan> P = planFor(Ctx, Sema, Proc)) Plans.push_back(std::move(*P));
+  }
+  for (auto &[Pattern, P] : Templates)
+    if (P) Plans.push_back(std::move(*P));
+
   Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
   FreshNames Names(SM.getBufferData(SM.getMainFileID()));
   bool Changed = false;
-  for (const CilkProcedure &Proc : Sema.Procedures) {
-    const FunctionDecl *FD = Proc.Definition;
-    if (FD->isTemplated() || FD->isTemplateInstantiation() || FD->getMemberSpecializationInfo()) continue;
-    Collector Statements(Ctx, Sema.CilkFunctions, Proc);
-    Statements.TraverseStmt(FD->getBody());
-    if (Statements.HasGoto) continue;
-    for (const HoistedCalls &H : Statements.Found) {
+  for (const Plan &P : Plans)
+    for (const auto &[At, Entry] : P) {
+      const HoistedCalls &H = Entry.first;
       const bool Declaration = isa<DeclStmt>(H.Statement);
       std::string Locals = Declaration ? "" : "{ ";
       for (const CallExpr *Call : H.Calls) {
@@ -251,7 +301,6 @@ std::optional<std::string> hoistExpressionCalls(ASTContext &Ctx, const SemaResul
       if (!Declaration) Main.InsertTextAfterToken(statementEnd(Ctx, H.Statement), " }");
       Changed = true;
     }
-  }
   if (!Changed) return std::nullopt;
   const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
   return std::string(Edited->begin(), Edited->end());

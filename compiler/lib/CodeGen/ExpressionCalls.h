@@ -21,8 +21,9 @@
 // right to left), so calls move out of an argument only if no other argument
 // has side effects. Several calls move in their order of evaluation.
 // Only in a cilk procedure's own code, where a call point could stand (not
-// in try blocks or procedures with a goto), and not in templates, whose
-// instantiations may differ. Everything stays on its line.
+// in try blocks or procedures with a goto); in a template, only what every
+// instantiation in the file would move (their result types may differ).
+// Everything stays on its line.
 #pragma once
 
 #include "Sema/ProcedureFinder.h"
