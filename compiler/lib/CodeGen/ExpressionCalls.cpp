@@ -48,6 +48,7 @@ class Collector : public OwnCodeVisitor<Collector> {
   Collector(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, const CilkProcedure &Proc)
       : OwnCodeVisitor(Proc), Ctx(Ctx), CilkFunctions(CilkFunctions), PM(Proc.Definition->getBody()) {
     for (const SpawnSite &S : Proc.Spawns) Spawned.insert(S.Call);
+    findEscapedLocals(Proc.Definition->getBody());
   }
   bool TraverseCXXTryStmt(CXXTryStmt *) { return true; }
   bool VisitStmt(Stmt *S) {
@@ -96,10 +97,15 @@ class Collector : public OwnCodeVisitor<Collector> {
       return;
     Movable M = movable(Value);
     if (M.Calls.empty() || unsupportedEnclosingConstruct(PM, Statement)) return;
+    // A call moves within the statement's first line, so that every line
+    // (and __LINE__ in it) keeps its number and no directive inside the
+    // statement comes between the call's old and new place.
+    const unsigned Line = SM.getExpansionLineNumber(Statement->getBeginLoc());
     const auto Unmovable = [&](const CallExpr *Call) {
       // (`double d = f(sizeof(d));` names the d it declares.)
       return Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID() ||
-             (Declared && namesVariable(Call, Declared));
+             SM.getExpansionLineNumber(Call->getBeginLoc()) != Line ||
+             SM.getExpansionLineNumber(Call->getEndLoc()) != Line || (Declared && namesVariable(Call, Declared));
     };
     if (llvm::any_of(M.Calls, Unmovable)) return;
     Found.push_back({Statement, std::move(M.Calls)});
@@ -120,10 +126,32 @@ class Collector : public OwnCodeVisitor<Collector> {
   }
 
   // What E evaluates as a whole, nothing moving out of it.
-  Movable fixed(const Expr *E) const { return {{}, !E->HasSideEffects(Ctx)}; }
+  Movable fixed(const Expr *E) const { return {{}, isInert(E)}; }
 
-  // Operands evaluated in order: a later one's calls move only if nothing
-  // before them has side effects.
+  // Whether a call may run before E without anyone telling: E has no side
+  // effects and reads nothing a call could write (only locals whose
+  // address never escapes, and constants).
+  bool isInert(const Expr *E) const {
+    if (E->HasSideEffects(Ctx)) return false;
+    E = E->IgnoreParens();
+    if (isa<UnaryExprOrTypeTraitExpr>(E)) return true;  // sizeof, alignof: unevaluated
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var) return true;  // functions, enumerators
+      if (Var->isUsableInConstantExpressions(Ctx)) return true;
+      return Var->hasLocalStorage() && !Var->getType()->isReferenceType() &&
+             !Var->getType().isVolatileQualified() && !Escaped.contains(Var);
+    }
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) return !Member->isArrow() && isInert(Member->getBase());
+    if (isa<CXXThisExpr, ArraySubscriptExpr>(E)) return false;
+    if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref) return false;
+    for (const Stmt *Child : E->children())
+      if (const auto *Sub = dyn_cast_or_null<Expr>(Child); Sub && !isInert(Sub)) return false;
+    return true;
+  }
+
+  // Operands evaluated in order (C++17): a later one's calls move only if
+  // nothing before them could notice.
   Movable inOrder(llvm::ArrayRef<const Expr *> Operands) const {
     Movable Result;
     for (const Expr *Operand : Operands) {
@@ -134,42 +162,54 @@ class Collector : public OwnCodeVisitor<Collector> {
     return Result;
   }
 
-  // A function's arguments, evaluated in an order the standard leaves open
-  // and g++ and clang++ pick differently (right to left and left to right):
-  // calls move only out of the one argument with side effects, if only one
-  // has any.
-  Movable unordered(llvm::ArrayRef<const Expr *> Operands) const {
+  // Operands evaluated in an order the standard leaves open, which g++ and
+  // clang++ pick differently: clang++ left to right, g++ a function's
+  // arguments right to left and an operator's operands by their shape
+  // (`-f(a) + f(b)` calls f(b) first). Calls move out of one operand only
+  // if the others are inert; out of several only for a built-in operator
+  // whose operands are the calls themselves (`f(a) + f(b)`), which both
+  // compilers call left to right, as the moved calls run.
+  Movable unordered(llvm::ArrayRef<const Expr *> Operands, bool Operator) const {
     llvm::SmallVector<Movable, 4> Parts;
     for (const Expr *Operand : Operands) Parts.push_back(movable(Operand));
+    const auto Unclean = llvm::count_if(Parts, [](const Movable &M) { return !M.Clean; });
+    const auto WithCalls = llvm::count_if(Parts, [](const Movable &M) { return !M.Calls.empty(); });
+    const bool CleanHaveNoCalls = llvm::all_of(Parts, [](const Movable &M) { return !M.Clean || M.Calls.empty(); });
+    const bool AllCalls = llvm::all_of(Operands, [&](const Expr *Operand) { return candidate(Operand->IgnoreParenImpCasts()); });
+    const bool Move = (Unclean == 0 && (WithCalls <= 1 || (Operator && AllCalls))) || (Unclean == 1 && CleanHaveNoCalls);
+    // (Calls that stay are side effects.)
     Movable Result;
-    for (const Movable &M : Parts) Result.Clean &= M.Clean;
-    const auto Acting = llvm::count_if(Parts, [](const Movable &M) { return !M.Clean || !M.Calls.empty(); });
-    if (Acting <= 1)
+    Result.Clean = Unclean == 0 && (Move || WithCalls == 0);
+    if (Move)
       for (const Movable &M : Parts) Result.Calls.append(M.Calls);
     return Result;
   }
 
   // The operands C++17 evaluates left to right (also when overloaded).
   static bool evaluatesInOrder(BinaryOperatorKind Op) {
-    return Op == BO_Shl || Op == BO_Shr || Op == BO_LAnd || Op == BO_LOr || Op == BO_Comma || Op == BO_PtrMemD ||
-           Op == BO_PtrMemI;
+    return Op == BO_Shl || Op == BO_Shr || Op == BO_PtrMemD || Op == BO_PtrMemI;
   }
 
   Movable movable(const Expr *E) const {
     E = E->IgnoreParens();
     if (candidate(E)) return {{cast<CallExpr>(E)}, true};
     if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E)) return movable(Cleanups->getSubExpr());
-    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
-      return Temporary->getType()->isScalarType() ? movable(Temporary->getSubExpr()) : fixed(E);
+    // (Not a result bound to a reference, `std::max(f(a), b)`: the local it
+    // would move into has its address taken, which keeps later calls from
+    // being call points.)
+    if (isa<MaterializeTemporaryExpr>(E)) return fixed(E);
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
       if (Cast->getCastKind() == CK_ConstructorConversion || Cast->getCastKind() == CK_UserDefinedConversion)
         return fixed(E);
-      return movable(Cast->getSubExpr());
+      Movable M = movable(Cast->getSubExpr());
+      // (A load reads memory: a global, or what a call returned a reference to.)
+      if (Cast->getCastKind() == CK_LValueToRValue) M.Clean &= isInert(E);
+      return M;
     }
     if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
-      Movable M = movable(Unary->getSubExpr());
-      M.Clean &= !Unary->isIncrementDecrementOp();
-      return M;
+      if (Unary->isIncrementDecrementOp() || Unary->getOpcode() == UO_Deref || Unary->getOpcode() == UO_AddrOf)
+        return fixed(E);
+      return movable(Unary->getSubExpr());
     }
     if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
       if (Binary->isAssignmentOp()) {
@@ -178,33 +218,35 @@ class Collector : public OwnCodeVisitor<Collector> {
         M.Clean = false;
         return M;
       }
-      // The right operands of &&, || and ',' may not run, or run after.
-      if (Binary->isLogicalOp() || Binary->getOpcode() == BO_Comma) {
-        Movable M = movable(Binary->getLHS());
-        M.Clean &= fixed(Binary->getRHS()).Clean;
-        return M;
-      }
-      // The other operators' operands are unsequenced, but g++ and clang++
-      // both evaluate them left to right.
-      return inOrder({Binary->getLHS(), Binary->getRHS()});
+      // (Not out of the operands of &&, || and ',': the right one may not
+      // run, or runs after; the left one's value would be a local nobody
+      // reads, which compilers warn about.)
+      if (Binary->isLogicalOp() || Binary->getOpcode() == BO_Comma) return fixed(E);
+      if (evaluatesInOrder(Binary->getOpcode())) return inOrder({Binary->getLHS(), Binary->getRHS()});
+      return unordered({Binary->getLHS(), Binary->getRHS()}, /*Operator=*/true);
     }
     if (const auto *Conditional = dyn_cast<AbstractConditionalOperator>(E)) {
       Movable M = movable(Conditional->getCond());
       M.Clean &= fixed(Conditional->getTrueExpr()).Clean && fixed(Conditional->getFalseExpr()).Clean;
       return M;
     }
-    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
-      return inOrder({Subscript->getLHS(), Subscript->getRHS()});
     if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(E)) {
       llvm::SmallVector<const Expr *, 2> Args(Operator->arguments());
+      const OverloadedOperatorKind Op = Operator->getOperator();
       Movable M;
       if (Operator->isAssignmentOp()) {
         M = movable(Args.back());
-      } else if (Operator->getOperator() == OO_Call || Operator->getOperator() == OO_Subscript ||
-                 (Operator->isInfixBinaryOp() && evaluatesInOrder(BinaryOperator::getOverloadedOpcode(Operator->getOperator())))) {
+      } else if (Op == OO_Call) {
+        // The object first, then the arguments in any order.
+        if (!isInert(Args.front())) return fixed(E);
+        M = unordered(llvm::ArrayRef(Args).drop_front(), /*Operator=*/false);
+      } else if (Op == OO_Subscript ||
+                 (Operator->isInfixBinaryOp() && evaluatesInOrder(BinaryOperator::getOverloadedOpcode(Op)))) {
         M = inOrder(Args);
+      } else if (Op == OO_AmpAmp || Op == OO_PipePipe || Op == OO_Comma) {
+        return fixed(E);
       } else {
-        M = unordered(Args);
+        M = unordered(Args, /*Operator=*/false);
       }
       M.Clean = false;
       return M;
@@ -212,18 +254,43 @@ class Collector : public OwnCodeVisitor<Collector> {
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       // The callee (and the object of a member call) is evaluated first.
       const Expr *Callee = Call->getCallee();
-      if (!Callee || Callee->HasSideEffects(Ctx)) return fixed(E);
-      Movable M = unordered(llvm::SmallVector<const Expr *, 4>(Call->arguments()));
+      if (!Callee || !isInert(Callee)) return fixed(E);
+      Movable M = unordered(llvm::SmallVector<const Expr *, 4>(Call->arguments()), /*Operator=*/false);
       M.Clean = false;
       return M;
     }
     return fixed(E);
   }
 
+  // Locals used other than by reading or assigning their value (their
+  // address taken, a reference bound, a member named, captured by a
+  // lambda): a call could write them.
+  void findEscapedLocals(const Stmt *Body) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      ParentMap &PM;
+      llvm::DenseSet<const VarDecl *> &Escaped;
+      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+        const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        if (!Var || !Var->hasLocalStorage()) return true;
+        const Stmt *Parent = PM.getParentIgnoreParens(Ref);
+        const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+        const auto *Binary = dyn_cast_or_null<BinaryOperator>(Parent);
+        const auto *Unary = dyn_cast_or_null<UnaryOperator>(Parent);
+        const bool ValueUse = (Cast && Cast->getCastKind() == CK_LValueToRValue) ||
+                              (Binary && Binary->isAssignmentOp() && Binary->getLHS()->IgnoreParens() == Ref) ||
+                              (Unary && Unary->isIncrementDecrementOp());
+        if (!ValueUse || Ref->refersToEnclosingVariableOrCapture()) Escaped.insert(Var);
+        return true;
+      }
+    } F{{}, PM, Escaped};
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+  }
+
   ASTContext &Ctx;
   const CilkProcedureSet &CilkFunctions;
   ParentMap PM;
   llvm::DenseSet<const CallExpr *> Spawned;
+  llvm::DenseSet<const VarDecl *> Escaped;
 };
 
 }  // namespace
