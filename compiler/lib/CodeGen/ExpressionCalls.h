@@ -5,21 +5,24 @@
 // root call (whose worker, if a thief takes part of the callee, waits for it
 // with the caller's frame stuck on its stack).
 //
-//   x += f(a);  a[i] = f(a) + 1;  g(f(a), f(b));  return f(a) + f(b);
+//   x += f(a);  a[i] = f(a) + 1;  g(f(a), n);  return f(a) + f(b);
 //     -> { auto __cilkpp_call_L = f(a); x += __cilkpp_call_L; }   ...
 //   double d = f(a) * 2;   (a declaration: its variable stays in scope)
 //     -> auto __cilkpp_call_L = f(a); double d = __cilkpp_call_L * 2;
 //
-// A call moves only where that changes no order of evaluation: its result
-// is scalar (the copy changes nothing), and whatever the statement evaluates
-// before it has no side effects. Before it means C++17's sequencing (an
-// assignment's right operand before its left; the left operands of <<, >>,
-// [], &&, ||, ',' and the condition of ?: first; nothing moves out of a
-// branch of ?: or the right of && and ||), and for what the standard leaves
-// open, what both g++ and clang++ do: the operands of other built-in
-// operators left to right. They disagree on a function's arguments (g++ goes
-// right to left), so calls move out of an argument only if no other argument
-// has side effects. Several calls move in their order of evaluation.
+// A call moves only where that changes nothing a program can observe: its
+// result is scalar (the copy changes nothing), and whatever the statement
+// evaluates before it has no side effects and reads nothing the call could
+// write (only locals whose address never escapes, and constants). Before it
+// means C++17's sequencing (an assignment's right operand before its left;
+// the left operands of <<, >> and [] and the condition of ?: first) and,
+// where the standard leaves the order open, any order g++ or clang++ might
+// pick: g++ takes a function's arguments right to left and an operator's
+// operands in an order that depends on their shape, so calls move out of
+// one operand only when the others are inert, or out of both operands of a
+// built-in operator that are the calls themselves (`f(a) + f(b)`, called
+// left to right by both). Nothing moves out of &&, ||, ',', a branch of ?:,
+// a reference binding, or from a line other than the statement's first.
 // Only in a cilk procedure's own code, where a call point could stand (not
 // in try blocks or procedures with a goto); in a template, only what every
 // instantiation in the file would move (their result types may differ).
