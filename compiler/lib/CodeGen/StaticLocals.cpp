@@ -1,11 +1,11 @@
 #include "CodeGen/StaticLocals.h"
 
-#include "Analysis/OwnCode.h"
 #include "CodeGen/Naming.h"
 #include "CodeGen/SourceText.h"
 #include "Sema/ProcedureFinder.h"
 #include "Support/Diagnostics.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
@@ -23,15 +23,32 @@ bool mayStayCopied(ASTContext &Ctx, const VarDecl *V) {
                               V->getType().isTriviallyCopyableType(Ctx));
 }
 
-class Statics : public OwnCodeVisitor<Statics> {
+struct StaticLocal {
+  const VarDecl *Var;
+  const DeclStmt *Declaration;
+  bool InGenericLambda;  // one per instantiation of the lambda's operator()
+};
+
+// Also in lambdas and cilk_for bodies: each clone has their text too. (A
+// local class is one class, which its procedure's clones share.)
+class Statics : public RecursiveASTVisitor<Statics> {
  public:
-  using OwnCodeVisitor::OwnCodeVisitor;
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    Generic += L->isGenericLambda();
+    const bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    Generic -= L->isGenericLambda();
+    return Result;
+  }
   bool VisitDeclStmt(DeclStmt *DS) {
     for (Decl *D : DS->decls())
-      if (auto *V = dyn_cast<VarDecl>(D); V && V->isStaticLocal()) Found.push_back({V, DS});
+      if (auto *V = dyn_cast<VarDecl>(D); V && V->isStaticLocal()) Found.push_back({V, DS, Generic > 0});
     return true;
   }
-  std::vector<std::pair<const VarDecl *, const DeclStmt *>> Found;
+  std::vector<StaticLocal> Found;
+
+ private:
+  unsigned Generic = 0;
 };
 
 // A declaration that names a parameter, a local, `this` or a type declared
@@ -58,8 +75,10 @@ bool namesLocals(const DeclStmt *DS) {
   return F.Found;
 }
 
-bool movable(const FunctionDecl *FD, const VarDecl *V, const DeclStmt *DS, const SourceManager &SM) {
-  return !FD->isTemplated() && !FD->isTemplateInstantiation() && !isa<CXXMethodDecl>(FD) &&
+bool movable(const FunctionDecl *FD, const StaticLocal &S, const SourceManager &SM) {
+  const VarDecl *V = S.Var;
+  const DeclStmt *DS = S.Declaration;
+  return !S.InGenericLambda && !FD->isTemplated() && !FD->isTemplateInstantiation() && !isa<CXXMethodDecl>(FD) &&
          FD->getLexicalDeclContext() == FD->getDeclContext() && DS->isSingleDecl() && !DS->getBeginLoc().isMacroID() &&
          !DS->getEndLoc().isMacroID() && SM.isWrittenInMainFile(DS->getBeginLoc()) && !namesLocals(DS) &&
          !V->getType()->getContainedDeducedType();
@@ -74,10 +93,12 @@ std::optional<std::string> hoistStaticLocals(ASTContext &Ctx, const SemaResult &
   bool Changed = false;
   for (const CilkProcedure &Proc : Sema.Procedures) {
     const FunctionDecl *FD = Proc.Definition;
-    Statics Found(Proc);
+    Statics Found;
     Found.TraverseStmt(FD->getBody());
-    for (const auto &[V, DS] : Found.Found) {
-      if (mayStayCopied(Ctx, V) || !movable(FD, V, DS, SM)) continue;
+    for (const StaticLocal &S : Found.Found) {
+      const VarDecl *V = S.Var;
+      const DeclStmt *DS = S.Declaration;
+      if (mayStayCopied(Ctx, V) || !movable(FD, S, SM)) continue;
       const std::string Name = Names.take(fmt::format("__cilkpp_static_{}_{}", V->getName(),
                                                       SM.getPresumedLineNumber(SM.getExpansionLoc(V->getLocation()))));
       const CharSourceRange Range = statementRange(Ctx, DS);
@@ -97,14 +118,14 @@ std::optional<std::string> hoistStaticLocals(ASTContext &Ctx, const SemaResult &
 }
 
 void reportSplitStatics(ASTContext &Ctx, const CilkProcedure &Proc) {
-  Statics Found(Proc);
+  Statics Found;
   Found.TraverseStmt(Proc.Definition->getBody());
-  for (const auto &[V, DS] : Found.Found)
-    if (!mayStayCopied(Ctx, V))
-      diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(V->getLocation()),
+  for (const StaticLocal &S : Found.Found)
+    if (!mayStayCopied(Ctx, S.Var))
+      diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(S.Var->getLocation()),
                    diag::ConstructUnsupported)
-          << "a static local variable that cannot move out of the procedure (in a template or a member, "
-             "declared by a macro, or naming a local)";
+          << "a static local variable that cannot move out of the procedure (in a template, a member or a "
+             "generic lambda, declared by a macro, or naming a local)";
 }
 
 }  // namespace cilkpp
