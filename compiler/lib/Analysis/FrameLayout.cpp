@@ -360,7 +360,28 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
     for (const BindingDecl *B : D->bindings()) Names.push_back(B->getName().str());
     Name = fmt::format("[{}]", fmt::join(Names, ", "));
   }
-  diag::report(Diags, V->getLocation(), diag::LiveVariableUnsupported) << Name << T << Across;
+  // The range and iterators of a range-based for loop that
+  // StatementLowering wrote out (`__cilkpp_begin_LINE_COLUMN`): named by
+  // role, at the loop.
+  SourceLocation At = V->getLocation();
+  static constexpr StringRef HiddenPrefixes[] = {"__cilkpp_range_", "__cilkpp_begin_", "__cilkpp_end_"};
+  std::optional<unsigned> Role;
+  for (unsigned I = 0; I < std::size(HiddenPrefixes); ++I) {
+    StringRef Position = V->getName();
+    unsigned Line = 0, Column = 0;
+    if (!Position.consume_front(HiddenPrefixes[I])) continue;
+    const auto [LineText, ColumnText] = Position.split('_');
+    if (LineText.getAsInteger(10, Line) || ColumnText.getAsInteger(10, Column)) continue;
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (SourceLocation Loop = SM.translateLineCol(SM.getMainFileID(), Line, Column); Loop.isValid()) {
+      At = Loop;
+      Role = I;
+    }
+  }
+  if (Role)
+    diag::report(Diags, At, diag::LiveRangeForUnsupported) << *Role << T << Across;
+  else
+    diag::report(Diags, At, diag::LiveVariableUnsupported) << Name << T << Across;
   const char *What = P->Kind == PointKind::Spawn      ? "spawn"
                      : P->Kind == PointKind::Sync     ? "sync"
                      : P->Kind == PointKind::Poll     ? "poll point"
@@ -382,7 +403,7 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   if (isa<DecompositionDecl>(V)) diag::report(Diags, V->getLocation(), diag::NoteBindingsInTemplate);
   if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext()))
     if (const TagDecl *Hidden = hiddenMemberType(T, Function))
-      diag::report(Diags, V->getLocation(), diag::NoteHiddenMemberType) << Ctx.getTagDeclType(Hidden);
+      diag::report(Diags, At, diag::NoteHiddenMemberType) << Ctx.getTagDeclType(Hidden);
   return false;
 }
 

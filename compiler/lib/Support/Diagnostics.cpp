@@ -35,6 +35,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 in a cilk procedure is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: a continuation point (spawn or sync) inside %0 is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: variable '%0' of type %1 is live across a %2; not supported yet"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: the %select{range|iterator|end iterator}0 of this range-based for loop, of type %1, is live across a "
+     "%2; not supported yet"},
     {clang::DiagnosticsEngine::Note, "cilkpp: %0 here"},
     {clang::DiagnosticsEngine::Note,
      "cilkpp: a template instantiated with %select{a lambda's type|a type local to a function|the type of a lambda "

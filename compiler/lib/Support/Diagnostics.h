@@ -21,6 +21,7 @@ enum ID {
   ConstructUnsupported,
   ContinuationInUnsupported,
   LiveVariableUnsupported,
+  LiveRangeForUnsupported,
   NoteContinuationPoint,
   NoteClosureTypeInTemplate,
   NoteBindingsInTemplate,
