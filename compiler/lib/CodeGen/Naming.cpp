@@ -345,9 +345,10 @@ static bool hasLocalSugar(QualType T) {
 }
 
 // A member type of a class template's pattern (`value_type` in
-// `Box<T>::sum(value_type n)`): getFullyQualifiedType would qualify it with
-// whichever instantiation it finds first (`::Box<long>::value_type`), an
-// incomplete class where such types are printed, inside the template.
+// `Box<T>::sum(value_type n)`, `Tree<T>::count(const Node *n)`):
+// getFullyQualifiedType would qualify it with whichever instantiation it
+// finds first (`::Box<long>::value_type`), an incomplete class where such
+// types are printed, inside the template.
 static bool namesMemberOfClassTemplate(QualType T) {
   struct Finder : RecursiveASTVisitor<Finder> {
     bool Found = false;
@@ -357,6 +358,11 @@ static bool namesMemberOfClassTemplate(QualType T) {
     }
     bool VisitUsingType(UsingType *Alias) {
       Found |= Alias->getFoundDecl()->getDeclContext()->isDependentContext();
+      return !Found;
+    }
+    // (A nested class or enum of the template: `struct Node` in Tree<T>.)
+    bool VisitTagType(TagType *Tag) {
+      Found |= Tag->getDecl()->getDeclContext()->isDependentContext();
       return !Found;
     }
   } F;
