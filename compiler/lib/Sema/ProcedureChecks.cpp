@@ -121,6 +121,10 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   if (RD->isLambda()) return "a lambda";
   if (RD->isUnion()) return "a member function of a union";
   if (RD->isLocalClass()) return "a member function of a local class";
+  // (The frame's tables, at namespace scope, name the class.)
+  for (const CXXRecordDecl *Class = RD; Class; Class = dyn_cast<CXXRecordDecl>(Class->getDeclContext()))
+    if (Class->getAccess() == AS_private || Class->getAccess() == AS_protected)
+      return "a member function of a private or protected nested class (make the class public)";
   // A class template's members, and those of plain classes nested in one,
   // are translated per instantiation of the class.
   const std::vector<const ClassTemplateSpecializationDecl *> Specs = enclosingSpecializations(MD);
