@@ -406,6 +406,9 @@ class Outliner {
         fmt::format("\n{}{}", NameMacros.Define, lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName));
     // The body on a line of its own at its original line and column, so a
     // diagnostic in it points where the user wrote it and quotes it.
+    if (!Usings.empty())
+      *BodyText = StringRef(*BodyText).starts_with("{") ? "{ " + Usings + BodyText->substr(1)
+                                                        : "{ " + Usings + *BodyText + " }";
     const std::string PlacedBody =
         fmt::format("\n{}{}{}", lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName),
                     std::string(SM.getSpellingColumnNumber(BodyBegin) - 1, ' '), *BodyText);
@@ -471,7 +474,7 @@ class Outliner {
     return nullptr;
   }
 
-  bool hostAllowsOutlining(const FunctionDecl *Host, const Region &R) const {
+  bool hostAllowsOutlining(const FunctionDecl *Host, const Region &R) {
     // (A free function's explicit specialization is declared by its
     // template: the outlined function may call it.)
     if (Host->getTemplateSpecializationKind() != TSK_Undeclared &&
@@ -488,13 +491,29 @@ class Outliner {
                isa<LinkageSpecDecl>(Host->getLexicalDeclContext())) {
       return false;  // (the host's prototype and the outlined function would differ in linkage)
     }
-    // Names brought into the host's body by using-declarations.
+    // Names brought into the host's body by using-declarations (`using
+    // namespace std;`) before the region, in a block around it, are
+    // brought into the moved body too; any other is left out of it.
     ScopedNames Names;
     Names.TraverseStmt(Host->getBody());
-    for (const Decl *D : Names.Found)
-      if (!R.contains(SM.getFileOffset(SM.getExpansionLoc(D->getLocation())))) return false;
+    Usings.clear();
+    const CharSourceRange Region = bodyRange(R);
+    for (const Decl *D : Names.Found) {
+      if (R.contains(SM.getFileOffset(SM.getExpansionLoc(D->getLocation())))) continue;
+      if (D->getBeginLoc().isMacroID() || D->getEndLoc().isMacroID()) return false;
+      if (!SM.isBeforeInTranslationUnit(D->getEndLoc(), Region.getBegin())) continue;
+      auto Statements = Ctx.getParents(*D);
+      const auto *Declaration = Statements.empty() ? nullptr : Statements[0].get<DeclStmt>();
+      auto Blocks = Declaration ? Ctx.getParents(*Declaration) : DynTypedNodeList(DynTypedNode());
+      const auto *Block = Blocks.empty() ? nullptr : Blocks[0].get<CompoundStmt>();
+      if (!Block) return false;
+      if (SM.isBeforeInTranslationUnit(Block->getRBracLoc(), Region.getEnd())) continue;
+      Usings += Lexer::getSourceText(fileRange(SM, D->getSourceRange()), SM, Ctx.getLangOpts()).str() + "; ";
+    }
     return true;
   }
+  // The using-declarations the moved body needs (hostAllowsOutlining).
+  std::string Usings;
 
   // Captures first (by reference), then the lambda's own parameters.
   bool lambdaParameters(const LambdaExpr &L, const OuterUses &Uses, std::vector<Parameter> &Params,

@@ -368,9 +368,11 @@ class TranslationActionFactory : public tooling::FrontendActionFactory {
 
 // Rounds of rewriting before the last parse: one per level of lambdas that
 // spawn nested in one another, plus one each for the statements around
-// continuation points, the calls inside expressions, the static locals and the local
-// types. Deeper lambdas stay serial.
-constexpr int MaxOutliningRounds = 10;
+// continuation points, the calls inside expressions, the static locals and
+// the local types, and again for lambdas those last ones made movable (a
+// local class moved out is then named by a using-declaration) and the
+// procedures they became. Deeper lambdas stay serial.
+constexpr int MaxOutliningRounds = 20;
 
 // The command for the input, naming it as the user did: ClangTool asks for
 // its absolute path, and Clang's diagnostics print the name the command
