@@ -398,6 +398,8 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
                isa<ClassTemplateSpecializationDecl>(FD->getParent())))
       diag::report(Diags, V->getLocation(), diag::NoteClosureTypeInTemplate)
           << (!RD->isLambda() ? 1 : RD->getParentFunctionOrMethod() ? 0 : 2);
+    else if (!RD->isLambda() && isa_and_nonnull<CXXMethodDecl>(RD->getParentFunctionOrMethod()))
+      diag::report(Diags, V->getLocation(), diag::NoteLocalClassInMember) << Ctx.getRecordType(RD);
   }
   // Bindings outside templates are always lowered (StatementLowering.cpp).
   if (isa<DecompositionDecl>(V)) diag::report(Diags, V->getLocation(), diag::NoteBindingsInTemplate);

@@ -241,6 +241,12 @@ class PredefinedNames : public RecursiveASTVisitor<PredefinedNames> {
 
 // Using-declarations and namespace aliases in a function body: a body that
 // moves out of their scope would lose them.
+bool endsInThrow(const Stmt *Body) {
+  const auto *Block = dyn_cast<CompoundStmt>(Body);
+  const auto *Last = Block && !Block->body_empty() ? dyn_cast<Expr>(Block->body_back()) : nullptr;
+  return Last && isa<CXXThrowExpr>(Last->IgnoreImplicit());
+}
+
 class ScopedNames : public RecursiveASTVisitor<ScopedNames> {
  public:
   bool VisitUsingDirectiveDecl(UsingDirectiveDecl *D) { return add(D); }
@@ -396,7 +402,12 @@ class Outliner {
       Call = fmt::format("{}{}{{{}}}{}", ClosureName, TemplateClosure ? Template->Arguments : "",
                          fmt::join(Initializers, ", "), Lines);
     } else {
-      Call = fmt::format("{{ {}{}{}({}); }}{}", R.Lambda ? "return " : "", Name, Template->Arguments, Args, Lines);
+      // A handler that ends by throwing still visibly does (`throw;` is
+      // never reached): a function returning a value would otherwise seem
+      // to fall off its end (-Wreturn-type).
+      const char *Rethrow = !R.Lambda && !R.Loop && endsInThrow(R.body()) ? " throw;" : "";
+      Call = fmt::format("{{ {}{}{}({});{} }}{}", R.Lambda ? "return " : "", Name, Template->Arguments, Args, Rethrow,
+                         Lines);
     }
 
     const SourceLocation HostBegin = beginOf(Host);

@@ -53,6 +53,9 @@ constexpr Description Descriptions[NumIDs] = {
      "file decomposes the same way (all with get<I>, or all into the same data members)"},
     {clang::DiagnosticsEngine::Note,
      "cilkpp: %0 is private to its class, and the frame that holds the variable is declared outside the class"},
+    {clang::DiagnosticsEngine::Note,
+     "cilkpp: %0 is a class local to a member function, which stays in it (its members may use the class's "
+     "private names): declare it in the class or outside the function"},
     {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor and an assignment operator)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},

@@ -26,6 +26,7 @@ enum ID {
   NoteClosureTypeInTemplate,
   NoteBindingsInTemplate,
   NoteHiddenMemberType,
+  NoteLocalClassInMember,
   ReturnTypeUnsupported,
   LambdaCapturesFrameVariable,
   CfgUnavailable,
