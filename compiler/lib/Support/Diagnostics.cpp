@@ -29,7 +29,8 @@ constexpr Description Descriptions[NumIDs] = {
      "'spawn f(...);' (not supported yet: %1)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: this spawn target is not supported (%0)"},
     {clang::DiagnosticsEngine::Error,
-     "cilkpp: spawn result of type %0 assigned to %1 of type %2; not supported yet (use the same type)"},
+     "cilkpp: spawn result of type %0 assigned to %1 of type %2; not supported yet (spawn into a local of type %0 "
+     "and assign that to the target after the sync)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be used as a statement"},
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 as a cilk procedure is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: %0 in a cilk procedure is not supported yet"},
