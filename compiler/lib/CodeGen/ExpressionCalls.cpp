@@ -37,7 +37,8 @@ struct HoistedCalls {
 };
 
 // The calls of an expression that may move in front of its statement.
-// Clean: whether what stays, once the calls are locals, has no side effects.
+// Clean: whether what stays, once the calls are locals, is inert (isInert:
+// no side effects, no reads a call could change).
 struct Movable {
   CallList Calls;
   bool Clean = true;

@@ -18,15 +18,20 @@ const VarDecl *closureVariable(const CXXRecordDecl *Closure) {
   return nullptr;
 }
 
-static bool isNameable(QualType T, bool InTemplateArgument) {
+// The class or enum T is made of, under its pointers, references and
+// arrays; null for other types.
+static const TagDecl *innermostTag(QualType T) {
   while (true) {
     T = T.getCanonicalType();
     if (const auto *PT = T->getAs<PointerType>()) { T = PT->getPointeeType(); continue; }
     if (const auto *RT = T->getAs<ReferenceType>()) { T = RT->getPointeeType(); continue; }
     if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr())) { T = AT->getElementType(); continue; }
-    break;
+    return T->getAsTagDecl();
   }
-  const TagDecl *TD = T->getAsTagDecl();
+}
+
+static bool isNameable(QualType T, bool InTemplateArgument) {
+  const TagDecl *TD = innermostTag(T);
   if (!TD) return true;
   if (TD->getParentFunctionOrMethod()) return false;
   if (const auto *RD = dyn_cast<CXXRecordDecl>(TD); RD && RD->isLambda())
@@ -49,14 +54,7 @@ static bool isMemberOf(const FunctionDecl *Function, const CXXRecordDecl *Class)
 }
 
 const TagDecl *hiddenMemberType(QualType T, const FunctionDecl *Function) {
-  while (true) {
-    T = T.getCanonicalType();
-    if (const auto *PT = T->getAs<PointerType>()) { T = PT->getPointeeType(); continue; }
-    if (const auto *RT = T->getAs<ReferenceType>()) { T = RT->getPointeeType(); continue; }
-    if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr())) { T = AT->getElementType(); continue; }
-    break;
-  }
-  const TagDecl *TD = T->getAsTagDecl();
+  const TagDecl *TD = innermostTag(T);
   if (!TD) return nullptr;
   for (const Decl *D = TD; D; D = dyn_cast<Decl>(D->getDeclContext())) {
     const auto *Class = dyn_cast<CXXRecordDecl>(D->getDeclContext());
