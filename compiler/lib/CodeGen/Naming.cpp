@@ -448,10 +448,11 @@ std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefa
     if (!Out.empty()) Out += ", ";
     // An instantiation's discarded `if constexpr` branches may have used it.
     // (Or the parameter says so itself.)
-    if (ForFastClone && (FD->isTemplateInstantiation() || P->hasAttr<UnusedAttr>())) Out += "[[maybe_unused]] ";
+    if (ForFastClone && (FD->isTemplateInstantiation() || P->hasAttr<UnusedAttr>() || P->getName().empty()))
+      Out += "[[maybe_unused]] ";
     // (`Ts... xs` prints its pattern: `Ts xs...` would be a C variadic.)
     if (const auto *Pack = P->getType()->getAs<PackExpansionType>())
-      Out += declareQualified(Ctx, Pack->getPattern(), "..." + P->getName().str());
+      Out += declareQualified(Ctx, Pack->getPattern(), "..." + declaredParameterName(P));
     else if (ForFastClone && passesByRvalueReference(Ctx, P))
       Out += declareQualified(Ctx, Ctx.getRValueReferenceType(P->getType()), parameterName(P));
     else

@@ -10,8 +10,9 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/Lex/Lexer.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 #include <fmt/format.h>
 
@@ -136,11 +137,11 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
     QualType T = P->getType();
     if (const auto *Pack = T->getAs<PackExpansionType>())
       Args += fmt::format(", static_cast<{}{}>({})...", typeQualified(Ctx, Pack->getPattern()),
-                          Pack->getPattern()->isReferenceType() ? "" : " &&", P->getName());
+                          Pack->getPattern()->isReferenceType() ? "" : " &&", declaredParameterName(P));
     else if (T->isRValueReferenceType() || (!T->isReferenceType() && !T.isTriviallyCopyableType(Ctx)))
-      Args += fmt::format(", static_cast<decltype({0}) &&>({0})", P->getName());
+      Args += fmt::format(", static_cast<decltype({0}) &&>({0})", declaredParameterName(P));
     else
-      Args += fmt::format(", {}", P->getName());
+      Args += fmt::format(", {}", declaredParameterName(P));
   }
   if (thisClass(FD)) Args = ", this" + Args;
   return fmt::format(
@@ -150,6 +151,20 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
       "  }});\n"
       "}}",
       typeQualified(Ctx, FD->getReturnType()), HiddenParameters, qualifiedFastName(FD), Args);
+}
+
+// The public entry passes every parameter on, so the definition names its
+// unnamed ones where their names would stand (Sema rejects those a macro
+// declares).
+void nameUnnamedParameters(Rewriter &Main, const FunctionDecl *FD) {
+  const SourceManager &SM = Main.getSourceMgr();
+  for (const ParmVarDecl *P : FD->parameters()) {
+    if (!P->getName().empty()) continue;
+    // (Where the name goes: `int, ...`, `int (*)(int)`, `int = 3`.)
+    const char *At = SM.getCharacterData(P->getLocation());
+    Main.InsertTextBefore(P->getLocation(), fmt::format("{}{}{}", isAsciiIdentifierContinue(At[-1]) || At[-1] == '.' ? " " : "",
+                                                        declaredParameterName(P), *At == '=' ? " " : ""));
+  }
 }
 
 }  // namespace
@@ -281,6 +296,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   // (An explicit specialization's attributes would go after `template <>`.)
   if (!FD->isExternallyVisible() && !Member && !isExplicitSpecialization(FD)) Reposition += "[[maybe_unused]] ";
 
+  nameUnnamedParameters(Main, FD);
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, FD));
 
   const PredefinedNameMacros NameMacros = predefinedNameMacros(FD->getBody(), FD);
@@ -340,6 +356,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   }
   const unsigned BeginLine = SM.getPresumedLineNumber(Begin);
   const auto *Body = cast<CompoundStmt>(Pattern->getBody());
+  nameUnnamedParameters(Main, Pattern);
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, Pattern));
 
   const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));

@@ -185,7 +185,8 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (FD->isConstexpr()) return "a constexpr function";
   if (!FD->getDeclName().isIdentifier()) return "an operator function";
   for (const ParmVarDecl *P : FD->parameters())
-    if (P->getName().empty()) return "a function with unnamed parameters";
+    if (P->getName().empty() && P->getLocation().isMacroID())
+      return "a function with an unnamed parameter declared by a macro";
   return nullptr;
 }
 

@@ -83,9 +83,22 @@ std::optional<unsigned> packElementIndex(const ParmVarDecl *P) {
   return Index - Pack;
 }
 
+std::string declaredParameterName(const ParmVarDecl *P) {
+  if (!P->getName().empty()) return P->getName().str();
+  // Named after its place in the template as written, where every element
+  // of an instantiation's pack has the pack's place.
+  unsigned Index = P->getFunctionScopeIndex();
+  if (std::optional<unsigned> K = packElementIndex(P)) Index -= *K;
+  else if (const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext()); FD && FD->isTemplateInstantiation())
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+        Pattern && Index >= Pattern->getNumParams())
+      Index -= FD->getNumParams() - Pattern->getNumParams();
+  return "__cilkpp_param_" + std::to_string(Index);
+}
+
 std::string parameterName(const ParmVarDecl *P) {
-  if (std::optional<unsigned> K = packElementIndex(P)) return P->getName().str() + "__" + std::to_string(*K);
-  return P->getName().str();
+  if (std::optional<unsigned> K = packElementIndex(P)) return declaredParameterName(P) + "__" + std::to_string(*K);
+  return declaredParameterName(P);
 }
 
 std::vector<SourceRange> discardedBranches(const FunctionDecl *Instance) {
