@@ -86,16 +86,13 @@ struct FrameDescription {
   // the exception (exceptions.h).
   std::vector<bool> SpawnMayThrow;
 
-  // Spawns whose target has another scalar type than the callee's result
-  // (`int n = spawn count(...)`, count returning long; `a[i] = spawn ...`
-  // with `a` an array of double): the child delivers into a frame field of
-  // the result's type, converted into the target right away on the fast
-  // path, else at the next sync of the resume clone (through a pointer the
-  // frame keeps, for a target that is not a variable).
+  // Spawns into a variable of another scalar type than the callee's result
+  // (`int n = spawn count(...)`, count returning long): the child delivers
+  // into a frame field of the result's type, converted into the variable
+  // right away on the fast path, else at the next sync of the resume clone.
   struct ConvertedResult {
     unsigned Spawn;
-    clang::QualType Type;           // the callee's result type
-    clang::QualType TargetPointer;  // for a target that is not a variable
+    clang::QualType Type;  // the callee's result type
   };
   std::vector<ConvertedResult> ConvertedResults;
 

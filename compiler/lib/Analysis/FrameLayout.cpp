@@ -280,7 +280,9 @@ bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const Va
   if (!T->isReferenceType() && Ctx.getDeclAlign(V).getQuantity() > 64) return false;
   if (isa<DecompositionDecl>(V) || (isInitializerList(T) && !isa<ParmVarDecl>(V))) return false;
   if (isStorableReference(V)) return true;
-  if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext()); Function && hiddenMemberType(T, Function))
+  // (A hidden type may be named through a call that returns it.)
+  if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext());
+      Function && hiddenMemberType(T, Function) && !publicSourceOfHiddenType(V, Function))
     return false;
   return !T->isReferenceType() && isNameableOutsideFunction(T) &&
          (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl()));
@@ -626,17 +628,18 @@ std::vector<const Stmt *> earlyReturns(ASTContext &Ctx, const FunctionDecl *FD) 
 
 }  // namespace
 
+bool convertsResult(ASTContext &Ctx, const SpawnSite &S) {
+  if (!S.Target && !S.TargetLValue) return false;
+  const QualType Result = S.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType();
+  const QualType Target = S.Target ? S.Target->getType() : S.TargetLValue->getType();
+  return !Ctx.hasSameType(Result.getCanonicalType(), Target.getCanonicalType().getUnqualifiedType());
+}
+
 bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
   const FunctionDecl *FD = Proc.Definition;
-  for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
-    const SpawnSite &S = Proc.Spawns[I];
-    if (!S.Target && !S.TargetLValue) continue;
-    const QualType Result = S.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType();
-    const QualType Target = S.Target ? S.Target->getType() : S.TargetLValue->getType();
-    if (!Ctx.hasSameType(Result.getCanonicalType(), Target.getCanonicalType().getUnqualifiedType()))
-      Frame.ConvertedResults.push_back(
-          {I, Result, S.TargetLValue ? Ctx.getPointerType(S.TargetLValue->getType()) : QualType()});
-  }
+  for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
+    if (const SpawnSite &S = Proc.Spawns[I]; S.Target && convertsResult(Ctx, S))
+      Frame.ConvertedResults.push_back({I, S.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType()});
   ParentMap PM(FD->getBody());
   dropCostlyOptionalPoints(Ctx, PM, Proc, Frame);
   ScopeWalker Walker(Proc, Frame);

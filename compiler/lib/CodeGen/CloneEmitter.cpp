@@ -1,4 +1,5 @@
 #include "CodeGen/CloneEmitter.h"
+#include "Analysis/FrameLayout.h"
 
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/PackExpansions.h"
@@ -691,6 +692,9 @@ class CloneBuilder {
     if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Site.Callee); Method && dispatches(Site, Method))
       return Settings.Virtuals && Settings.Virtuals->dispatchesThroughCompanion(Method) ? SpawnCall::Companion
                                                                                       : SpawnCall::Plain;
+    // (A cilk callee's clones would deliver their result of the callee's type
+    // into the slot: ConvertsIntoLValue.)
+    if (convertsIntoLValue(Ctx, Site)) return SpawnCall::Plain;
     return IsCilkCallee(Site.Callee) ? SpawnCall::FastClone : SpawnCall::Plain;
   }
   // Whether the spawn's callee comes from the object's dynamic type: not for
@@ -800,7 +804,7 @@ class CloneBuilder {
     }
   }
 
-  bool convertsResult(unsigned Index) const {
+  bool convertsIntoVariable(unsigned Index) const {
     return llvm::any_of(Frame.ConvertedResults,
                         [&](const FrameDescription::ConvertedResult &C) { return C.Spawn == Index; });
   }
@@ -843,8 +847,7 @@ class CloneBuilder {
     // and the next sync converts it. The flag is set while no thief can see
     // the frame (a promoted frame is a copy) and cleared when the call
     // returns to a frame still ours.
-    const bool Converted = convertsResult(Index);
-    if (Converted && Site.TargetLValue) Out += fmt::format("__frame->{} = __t; ", convertedTargetName(Index));
+    const bool Converted = convertsIntoVariable(Index);
     if (Converted) Out += fmt::format("__frame->{} = true; ", convertPendingName(Index));
     Out += fmt::format("__frame->entry = {}; ", Entry);
     if (!Fast)
@@ -880,8 +883,11 @@ class CloneBuilder {
           : Lazy ? "if (!::cilkpp::rt::still_ours(__w, __frame)) { "
                  : "if (__builtin_expect(!::cilkpp::rt::reclaim(__w, __frame), 0)) { ";
     const std::string Result = HasResult ? movedIfClass(Site.Call->getCallReturnType(Ctx).getNonReferenceType(), "__r") : "";
-    Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, {}); ", Slot, Result)
-                     : "::cilkpp::rt::parent_stolen(__w, __frame); ";
+    if (convertsIntoLValue(Ctx, Site))
+      Out += fmt::format("::cilkpp::rt::parent_stolen_converting(__w, __frame, __t, {}); ", Result);
+    else
+      Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, {}); ", Slot, Result)
+                       : "::cilkpp::rt::parent_stolen(__w, __frame); ";
     Out += escape() + " } ";
     if (Converted) Out += fmt::format("__frame->{} = false; ", convertPendingName(Index));
     if (Site.Target) {
@@ -1193,10 +1199,9 @@ class CloneBuilder {
     // that their children have completed.
     for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
       const VarDecl *Target = Proc.Spawns[C.Spawn].Target;
-      if (Target && !Frame.field(Target)) continue;  // (not used after the sync)
-      const std::string Lhs = Target ? fieldOf(Target) : fmt::format("*__frame->{}", convertedTargetName(C.Spawn));
+      if (!Frame.field(Target)) continue;  // (not used after the sync)
       Out += fmt::format("if (__frame->{0}) {{ __frame->{0} = false; {1} = __frame->{2}; }} ", convertPendingName(C.Spawn),
-                         Lhs, convertedResultName(C.Spawn));
+                         fieldOf(Target), convertedResultName(C.Spawn));
     }
     if (!Frame.MayThrow) return Out;
     const auto Point = llvm::find_if(Frame.Points, [&](const ContinuationPoint &P) { return P.Entry == Entry; });

@@ -94,8 +94,6 @@ std::vector<FrameMember> frameMembers(ASTContext &Ctx, const FrameDescription &F
   for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
     Members.push_back(bookkeeping(Ctx, C.Type, convertedResultName(C.Spawn), "{}"));
     Members.push_back(bookkeeping(Ctx, Ctx.BoolTy, convertPendingName(C.Spawn), " = false"));
-    if (!C.TargetPointer.isNull())
-      Members.push_back(bookkeeping(Ctx, C.TargetPointer, convertedTargetName(C.Spawn), " = nullptr"));
   }
   if (Frame.MayThrow) {
     Members.push_back(bookkeeping(Ctx, Ctx.UnsignedIntTy, "__cilkpp_seq", ""));

@@ -224,7 +224,6 @@ std::string liveFlagName(const FrameField &F) { return "__cilkpp_live_" + F.Name
 
 std::string convertedResultName(unsigned Spawn) { return fmt::format("__cilkpp_result_{}", Spawn); }
 std::string convertPendingName(unsigned Spawn) { return fmt::format("__cilkpp_convert_{}", Spawn); }
-std::string convertedTargetName(unsigned Spawn) { return fmt::format("__cilkpp_target_{}", Spawn); }
 
 // getFullyQualifiedType loses its way in deduced types (`auto` results,
 // init-captures: `::std::std::string`); their canonical type prints with
@@ -408,13 +407,86 @@ static std::optional<std::string> namedClosure(ASTContext &Ctx, QualType T, Stri
   return Out;
 }
 
+namespace {
+// The spellings nameHiddenTypeThrough gave, for the AST they belong to.
+struct HiddenTypeSpellings {
+  const ASTContext *Ctx = nullptr;
+  llvm::DenseMap<const Type *, std::string> Spelling;
+};
+HiddenTypeSpellings &hiddenTypeSpellings(const ASTContext &Ctx) {
+  static HiddenTypeSpellings Spellings;
+  if (Spellings.Ctx != &Ctx) Spellings = {&Ctx, {}};
+  return Spellings;
+}
+}  // namespace
+
+// How Callee's scope is named from the global one.
+static std::string scopeQualifier(const FunctionDecl *Callee) {
+  std::string Scope;
+  for (const DeclContext *DC = Callee->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
+      Scope = NS->getName().str() + "::" + Scope;
+  return "::" + Scope;
+}
+
+void nameHiddenTypeThrough(ASTContext &Ctx, QualType T, const CallExpr *Source) {
+  const FunctionDecl *Callee = Source->getDirectCallee();
+  std::vector<std::string> Arguments;
+  // An argument of each parameter's type selects the callee among its
+  // overloads and deduces its template arguments as the call did.
+  for (const ParmVarDecl *P : Callee->parameters())
+    Arguments.push_back(fmt::format("::std::declval<{}>()", typeQualified(Ctx, P->getType())));
+  const std::string Name = Callee->getName().str() + templateArguments(Callee);
+  std::string Call;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee); Method && !Method->isStatic()) {
+    const QualType Object = Method->getFunctionObjectParameterType();
+    Call = fmt::format("::std::declval<{} {}>().{}{}", typeQualified(Ctx, Object),
+                       Method->getRefQualifier() == RQ_RValue ? "&&" : "&",
+                       Method->getPrimaryTemplate() ? "template " : "", Name);
+  } else if (Method) {
+    Call = typeQualified(Ctx, Ctx.getRecordType(Method->getParent())) + "::" + Name;
+  } else {
+    Call = scopeQualifier(Callee) + Name;
+  }
+  hiddenTypeSpellings(Ctx).Spelling.try_emplace(T.getCanonicalType().getUnqualifiedType().getTypePtr(),
+                                                fmt::format("::std::decay_t<decltype({}({}))>", Call,
+                                                            fmt::join(Arguments, ", ")));
+}
+
+// T through its pointers and references, with a registered spelling of
+// what they lead to.
+static std::optional<std::string> hiddenTypeSpelled(ASTContext &Ctx, QualType T) {
+  const HiddenTypeSpellings &Spellings = hiddenTypeSpellings(Ctx);
+  if (Spellings.Spelling.empty()) return std::nullopt;
+  T = T.getCanonicalType();
+  std::string Declarator;
+  for (;;) {
+    if (const auto *R = T->getAs<ReferenceType>()) {
+      Declarator = (isa<RValueReferenceType>(R) ? " &&" : " &") + Declarator;
+      T = R->getPointeeType();
+    } else if (const auto *P = T->getAs<PointerType>()) {
+      Declarator = (T.isConstQualified() ? " *const" : " *") + Declarator;
+      T = P->getPointeeType();
+    } else {
+      break;
+    }
+  }
+  const auto Found = Spellings.Spelling.find(T.getUnqualifiedType().getTypePtr());
+  if (Found == Spellings.Spelling.end()) return std::nullopt;
+  return fmt::format("{}{}{}{}", T.isConstQualified() ? "const " : "", T.isVolatileQualified() ? "volatile " : "",
+                     Found->second, Declarator);
+}
+
 std::string typeQualified(ASTContext &Ctx, QualType T) {
   if (std::optional<std::string> Closure = namedClosure(Ctx, T, "")) return *Closure;
+  if (std::optional<std::string> Hidden = hiddenTypeSpelled(Ctx, T)) return *Hidden;
   return print(Ctx, fullyQualified(Ctx, T), "");
 }
 
 std::string declareQualified(ASTContext &Ctx, QualType T, StringRef Name) {
   if (std::optional<std::string> Closure = namedClosure(Ctx, T, Name)) return *Closure;
+  if (std::optional<std::string> Hidden = hiddenTypeSpelled(Ctx, T))
+    return Name.empty() ? *Hidden : fmt::format("{} {}", *Hidden, Name);
   return print(Ctx, fullyQualified(Ctx, T), Name);
 }
 

@@ -78,6 +78,12 @@ bool isMemberTemplateInstance(const clang::FunctionDecl *FD);
 // "using T = int; constexpr auto N = 4; " (marked maybe_unused).
 std::string templateParameterAliases(const clang::FunctionDecl *FD);
 
+// From here on, typeQualified and declareQualified spell T, a private or
+// protected member type, as `::std::decay_t<decltype(call)>` after Source,
+// a call that returns it (publicSourceOfHiddenType): `decltype(
+// ::std::declval<const ::std::ranges::iota_view<int, int> &>().begin())`.
+void nameHiddenTypeThrough(clang::ASTContext &Ctx, clang::QualType T, const clang::CallExpr *Source);
+
 // `T Name` with T fully qualified, valid at namespace scope.
 std::string declareQualified(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);
 
@@ -122,7 +128,6 @@ std::string liveFlagName(const FrameField &F);
 // arrives there and is still to be converted into the spawn's variable.
 std::string convertedResultName(unsigned Spawn);
 std::string convertPendingName(unsigned Spawn);
-std::string convertedTargetName(unsigned Spawn);
 
 // A run_root callback's parameters; a fast clone has these plus
 // FastCloneOrderParameter.

@@ -133,6 +133,15 @@ constexpr const char *RangeHelpers =
     "template <class R> auto __cilkpp_range_end(R &r, long) -> decltype(end(r)) { return end(r); }\n"
     "template <class T, decltype(sizeof(0)) N> T *__cilkpp_range_end(T (&r)[N], int) { return r + N; }\n";
 
+static bool containsLambda(const Expr *E) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitLambdaExpr(LambdaExpr *) { return !(Found = true); }
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
 class Lowering {
  public:
   Lowering(ASTContext &Ctx, Rewriter &Main) : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main) {}
@@ -184,6 +193,10 @@ class Lowering {
     std::string Declaration = fmt::format("auto {}{} = {};", Value->isPRValue() && !Dependent ? "" : "&&", RangeName,
                                           text(Range->getSourceRange()));
     if (List && !ListArray) return false;
+    if (Dependent && !isa<InitListExpr>(Value) && !containsLambda(Range))
+      // A temporary range is held by value in each instantiation, as above
+      // (a frame cannot hold a reference to it), any other is referred to.
+      Declaration = fmt::format("decltype(({0})) {1} = {0};", text(Range->getSourceRange()), RangeName);
     if (Dependent) {
       First = fmt::format("__cilkpp_range_begin({}, 0)", RangeName);
       Last = fmt::format("__cilkpp_range_end({}, 0)", RangeName);

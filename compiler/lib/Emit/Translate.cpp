@@ -26,6 +26,7 @@
 #include "Sema/ProcedureFinder.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
+#include "Support/Nameable.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/DeclTemplate.h"
@@ -128,6 +129,11 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     warnOutstandingReads(Ctx, Sema.Procedures[I]);
   }
   if (Ctx.getDiagnostics().hasErrorOccurred()) return false;
+  for (const FrameDescription &Frame : Frames)
+    for (const FrameField &F : Frame.Fields)
+      if (const auto *Function = dyn_cast<FunctionDecl>(F.Var->getDeclContext());
+          Function && hiddenMemberType(F.Var->getType(), Function))
+        nameHiddenTypeThrough(Ctx, F.Var->getType(), publicSourceOfHiddenType(F.Var, Function));
   analyseExceptions(Sema.CilkFunctions, Frames);
   bool Ok = true;
 

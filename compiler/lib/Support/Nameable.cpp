@@ -1,6 +1,7 @@
 #include "Support/Nameable.h"
 
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
 
 using namespace clang;
 
@@ -69,6 +70,41 @@ const TagDecl *hiddenMemberType(QualType T, const FunctionDecl *Function) {
       if (Arg.getKind() == TemplateArgument::Type)
         if (const TagDecl *Hidden = hiddenMemberType(Arg.getAsType(), Function)) return Hidden;
   return nullptr;
+}
+
+// Whether code outside Function's class can name D (a member's enclosing
+// classes public too).
+static bool isPublic(const Decl *D) {
+  for (; D && isa<CXXRecordDecl>(D->getDeclContext()); D = cast<Decl>(D->getDeclContext()))
+    if (D->getAccess() != AS_public) return false;
+  return D && !D->getParentFunctionOrMethod();
+}
+
+const CallExpr *publicSourceOfHiddenType(const VarDecl *V, const FunctionDecl *Function) {
+  const Expr *Init = V->getInit();
+  if (!Init || V->getType()->isReferenceType()) return nullptr;
+  // Through the copy or move of the call's result into V.
+  Init = Init->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init); Construct && Construct->getNumArgs() == 1 &&
+                                                               Construct->getConstructor()->isCopyOrMoveConstructor())
+    Init = Construct->getArg(0)->IgnoreImplicit();
+  // A copy of another such variable (`auto last = it;`): named as that one is.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Init->IgnoreParens()))
+    if (const auto *Other = dyn_cast<VarDecl>(Ref->getDecl());
+        Other && Other != V && V->getASTContext().hasSameUnqualifiedType(Other->getType(), V->getType()))
+      return publicSourceOfHiddenType(Other, Function);
+  const auto *Call = dyn_cast<CallExpr>(Init);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier() || Callee->isVariadic() || !isPublic(Callee) || isa<CXXOperatorCallExpr>(Call))
+    return nullptr;
+  ASTContext &Ctx = V->getASTContext();
+  if (!Ctx.hasSameUnqualifiedType(Callee->getReturnType().getNonReferenceType(), V->getType())) return nullptr;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+      Method && (!isPublic(Method->getParent()) || hiddenMemberType(Ctx.getRecordType(Method->getParent()), Function)))
+    return nullptr;
+  for (const ParmVarDecl *P : Callee->parameters())
+    if (hiddenMemberType(P->getType(), Function) || !isNameableOutsideFunction(P->getType())) return nullptr;
+  return Call;
 }
 
 bool isNamedClosure(const CXXRecordDecl *Class) {

@@ -20,6 +20,13 @@ bool isNameableOutsideFunction(clang::QualType T);
 // member of the class that declares it. Else null.
 const clang::TagDecl *hiddenMemberType(clang::QualType T, const clang::FunctionDecl *Function);
 
+// For a local V of such a hidden type (`auto it = bag.begin();`, a
+// range-based for's iterator over a C++20 view): the call in its
+// initializer whose result is V's type, where the callee and the types of
+// its object and parameters are all public, so that `decltype` of a call
+// can name V's type outside the function (typeQualified). Else null.
+const clang::CallExpr *publicSourceOfHiddenType(const clang::VarDecl *V, const clang::FunctionDecl *Function);
+
 // The namespace-scope variable a lambda initializes (`auto by_key = [](...)
 // {...};`), through which `decltype` names its closure type; else null.
 const clang::VarDecl *closureVariable(const clang::CXXRecordDecl *Closure);

@@ -156,6 +156,15 @@ template <class R>
   w->escaping = true;
   child_done(w, target);
 }
+// The same for a result converted into a target of another type (a plain
+// callee's, returned by value: it never escapes).
+template <class T, class R>
+[[gnu::noinline, gnu::cold]] void parent_stolen_converting(Worker *w, Frame *parent, T *slot, R value) noexcept {
+  Frame *target = current_location(parent);
+  *static_cast<T *>(relocate_slot(slot, parent, target)) = static_cast<T>(value);
+  w->escaping = true;
+  child_done(w, target);
+}
 inline void parent_stolen(Worker *w, Frame *parent) noexcept {
   if (w->escaping) return;
   w->escaping = true;
