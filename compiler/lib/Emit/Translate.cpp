@@ -7,7 +7,7 @@
 #include "Analysis/ContinuationPoints.h"
 #include "Analysis/ExceptionAnalysis.h"
 #include "Analysis/FrameLayout.h"
-#include "Analysis/OutstandingReads.h"
+#include "Analysis/OutstandingTargets.h"
 #include "Analysis/PollPoints.h"
 #include "CodeGen/BodyOutlining.h"
 #include "CodeGen/ExpressionCalls.h"
@@ -126,7 +126,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       // Without continuation points the resume clone is never run.
       if (!Frames[I].Points.empty()) reportSplitStatics(Ctx, Sema.Procedures[I]);
     }
-    warnOutstandingReads(Ctx, Sema.Procedures[I]);
+    checkOutstandingTargets(Ctx, Sema.Procedures[I]);
   }
   if (Ctx.getDiagnostics().hasErrorOccurred()) return false;
   for (const FrameDescription &Frame : Frames)

@@ -41,6 +41,8 @@ enum ID {
   ScopeNotBlock,
   ScopeLeft,
   ReadOfOutstandingTarget,
+  OutstandingTargetDestroyed,
+  OutstandingTargetOutOfScope,
   GotoAcrossContinuation,
   ImmovableParameter,
   ImmovableArgument,

@@ -1,4 +1,4 @@
-#include "Analysis/OutstandingReads.h"
+#include "Analysis/OutstandingTargets.h"
 
 #include "Support/Diagnostics.h"
 
@@ -47,9 +47,9 @@ Use useOf(const Stmt *S, const ParentMap &Parents, const llvm::DenseSet<const St
   return {V, false};
 }
 
-class OutstandingReads {
+class OutstandingTargets {
  public:
-  OutstandingReads(ASTContext &Ctx, const CilkProcedure &Proc)
+  OutstandingTargets(ASTContext &Ctx, const CilkProcedure &Proc)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Proc(Proc), Parents(Proc.Definition->getBody()) {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
       const SpawnSite &Site = Proc.Spawns[I];
@@ -85,6 +85,13 @@ class OutstandingReads {
       diag::report(Ctx.getDiagnostics(), Access.first, diag::ReadOfOutstandingTarget) << Site.Target->getName() << Write;
       diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::NoteContinuationPoint) << "spawn that writes it";
     }
+    for (const auto &[End, OnlyLost] : Ends) {
+      const SpawnSite &Site = Proc.Spawns[End.second];
+      diag::report(Ctx.getDiagnostics(), End.first,
+                   OnlyLost ? diag::OutstandingTargetOutOfScope : diag::OutstandingTargetDestroyed)
+          << Site.Target->getName();
+      diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::NoteContinuationPoint) << "spawn that assigns it";
+    }
   }
 
  private:
@@ -97,6 +104,10 @@ class OutstandingReads {
 
   llvm::BitVector transfer(const CFGBlock &B, llvm::BitVector State, bool Report) {
     for (const CFGElement &E : B) {
+      if (auto End = E.getAs<CFGLifetimeEnds>()) {
+        if (Report) checkLifetimeEnd(End->getVarDecl(), End->getTriggerStmt(), State);
+        continue;
+      }
       auto Element = E.getAs<CFGStmt>();
       if (!Element) continue;
       const Stmt *S = Element->getStmt();
@@ -114,6 +125,33 @@ class OutstandingReads {
         if (Proc.Spawns[I].Target == U.Var && !syncedBefore(Proc.Spawns[I], S->getBeginLoc())) warn(S, I, U.Write);
     }
     return State;
+  }
+
+  // A target that dies while its spawn may be outstanding: the child would
+  // assign an object that no longer exists (or, in a loop, the next
+  // iteration's). The body's own variables die after its implicit sync.
+  void checkLifetimeEnd(const VarDecl *V, const Stmt *Trigger, const llvm::BitVector &State) {
+    if (V->getDeclContext() != Proc.Definition) return;
+    for (unsigned I : State.set_bits()) {
+      const SpawnSite &Site = Proc.Spawns[I];
+      if (Site.Target != V || isBodyVariable(V)) continue;
+      if (llvm::any_of(Proc.Scopes, [&](const ScopeSite &Scope) {
+            return within(Site.KeywordLoc, Scope.Block->getSourceRange()) &&
+                   within(V->getLocation(), Scope.Block->getSourceRange());
+          }))
+        continue;
+      // Where it dies: at a jump out of its scope, else at the end of its block.
+      SourceLocation At = Trigger ? Trigger->getEndLoc() : V->getLocation();
+      if (Trigger && isa<BreakStmt, ContinueStmt, GotoStmt>(Trigger)) At = Trigger->getBeginLoc();
+      Ends.insert({{SM.getExpansionLoc(At), I}, !V->getType().isDestructedType()});
+    }
+  }
+  bool isBodyVariable(const VarDecl *V) const {
+    const auto *Body = cast<CompoundStmt>(Proc.Definition->getBody());
+    return llvm::any_of(Body->body(), [&](const Stmt *S) {
+      const auto *DS = dyn_cast<DeclStmt>(S);
+      return DS && llvm::is_contained(DS->decls(), V);
+    });
   }
 
   // Syncs the graph does not show. A return syncs before it evaluates its
@@ -154,16 +192,20 @@ class OutstandingReads {
   llvm::DenseSet<const Stmt *> TargetRefs;
   ParentMap Parents;
   std::map<std::pair<SourceLocation, unsigned>, bool, BySourceOrder> Reads{BySourceOrder{&SM}};
+  // (Where a target dies, spawn) -> whether that only loses the result.
+  std::map<std::pair<SourceLocation, unsigned>, bool, BySourceOrder> Ends{BySourceOrder{&SM}};
 };
 
 }  // namespace
 
-void warnOutstandingReads(ASTContext &Ctx, const CilkProcedure &Proc) {
+void checkOutstandingTargets(ASTContext &Ctx, const CilkProcedure &Proc) {
   CFG::BuildOptions Options;
   // Every read must be an element of the graph.
   Options.setAllAlwaysAdd();
+  // (Where each variable's scope ends: CFGLifetimeEnds.)
+  Options.AddLifetime = true;
   const FunctionDecl *FD = Proc.Definition;
-  if (std::unique_ptr<CFG> G = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options)) OutstandingReads(Ctx, Proc).run(*G);
+  if (std::unique_ptr<CFG> G = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options)) OutstandingTargets(Ctx, Proc).run(*G);
 }
 
 }  // namespace cilkpp
