@@ -374,8 +374,13 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
     if (!Position.consume_front(HiddenPrefixes[I])) continue;
     const auto [LineText, ColumnText] = Position.split('_');
     if (LineText.getAsInteger(10, Line) || ColumnText.getAsInteger(10, Column)) continue;
+    // (LINE is the loop's line in the user's file; rounds of rewriting since
+    // may have moved it in the buffer, but not off the variable's line.)
     const SourceManager &SM = Ctx.getSourceManager();
-    if (SourceLocation Loop = SM.translateLineCol(SM.getMainFileID(), Line, Column); Loop.isValid()) {
+    const SourceLocation Declared = SM.getExpansionLoc(V->getLocation());
+    if (SM.getPresumedLineNumber(Declared) != Line) continue;
+    if (SourceLocation Loop = SM.translateLineCol(SM.getMainFileID(), SM.getSpellingLineNumber(Declared), Column);
+        Loop.isValid()) {
       At = Loop;
       Role = I;
     }
@@ -398,13 +403,13 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
     const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
     if (FD && (FD->isTemplateInstantiation() || FD->getParent()->isDependentContext() ||
                isa<ClassTemplateSpecializationDecl>(FD->getParent())))
-      diag::report(Diags, V->getLocation(), diag::NoteClosureTypeInTemplate)
+      diag::report(Diags, At, diag::NoteClosureTypeInTemplate)
           << (!RD->isLambda() ? 1 : RD->getParentFunctionOrMethod() ? 0 : 2);
     else if (!RD->isLambda() && isa_and_nonnull<CXXMethodDecl>(RD->getParentFunctionOrMethod()))
-      diag::report(Diags, V->getLocation(), diag::NoteLocalClassInMember) << Ctx.getRecordType(RD);
+      diag::report(Diags, At, diag::NoteLocalClassInMember) << Ctx.getRecordType(RD);
   }
   // Bindings outside templates are always lowered (StatementLowering.cpp).
-  if (isa<DecompositionDecl>(V)) diag::report(Diags, V->getLocation(), diag::NoteBindingsInTemplate);
+  if (isa<DecompositionDecl>(V)) diag::report(Diags, At, diag::NoteBindingsInTemplate);
   if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext()))
     if (const TagDecl *Hidden = hiddenMemberType(T, Function))
       diag::report(Diags, At, diag::NoteHiddenMemberType) << Ctx.getTagDeclType(Hidden);

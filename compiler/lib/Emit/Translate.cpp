@@ -23,6 +23,7 @@
 #include "Dialect/Pragmas.h"
 #include "Emit/QuoteIncludes.h"
 #include "Emit/SerialElision.h"
+#include "Emit/UserSourceDiagnostics.h"
 #include "Sema/ProcedureFinder.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
@@ -409,9 +410,13 @@ std::optional<std::string> translate(const TranslateOptions &Options) {
   llvm::SmallString<256> AbsolutePath(Options.InputPath);
   llvm::sys::fs::make_absolute(AbsolutePath);
   std::optional<std::string> Source;
+  std::unique_ptr<UserSourceDiagnostics> Diagnostics;
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> UserText = llvm::MemoryBuffer::getFile(Options.InputPath))
+    Diagnostics = std::make_unique<UserSourceDiagnostics>(Options.InputPath, (*UserText)->getBuffer().str());
   for (int Round = 0;; ++Round) {
     tooling::ClangTool Tool(Database, {Options.InputPath});
     Tool.setPrintErrorMessage(false);
+    if (Diagnostics) Tool.setDiagnosticConsumer(Diagnostics.get());
     if (Source) Tool.mapVirtualFile(AbsolutePath, *Source);
     RoundResult Result;
     TranslationActionFactory Factory(Options, Round < MaxOutliningRounds, Result);
