@@ -1,12 +1,17 @@
 #include "Toolchain.h"
 
+#include "HostDiagnostics.h"
+
 #include <cstdlib>
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -139,17 +144,39 @@ std::string shellJoin(llvm::ArrayRef<std::string> Argv) {
   return Line;
 }
 
-int runCommand(llvm::ArrayRef<std::string> Argv, bool Verbose) {
+// Whether the user chose the host compiler's diagnostic colours.
+static bool choosesColours(llvm::ArrayRef<std::string> Argv) {
+  return llvm::any_of(Argv, [](llvm::StringRef A) {
+    return A.starts_with("-fdiagnostics-color") || A.starts_with("-fno-diagnostics-color") ||
+           A == "-fcolor-diagnostics" || A == "-fno-color-diagnostics";
+  });
+}
+
+int runCommand(llvm::ArrayRef<std::string> Command, bool Verbose, bool CleanDiagnostics) {
+  std::vector<std::string> Argv(Command.begin(), Command.end());
+  // Its diagnostics go through a file, which the host compiler would not
+  // colour for a terminal.
+  if (CleanDiagnostics && llvm::sys::Process::StandardErrHasColors() && !choosesColours(Argv))
+    Argv.push_back("-fdiagnostics-color=always");
   if (Verbose) llvm::errs() << shellJoin(Argv) << "\n";
   llvm::errs().flush();
 
+  llvm::SmallString<128> DiagnosticsPath;
+  if (CleanDiagnostics && llvm::sys::fs::createTemporaryFile("cilkpp-host", "txt", DiagnosticsPath))
+    CleanDiagnostics = false;
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, std::nullopt, std::nullopt};
+  if (CleanDiagnostics) Redirects[2] = DiagnosticsPath.str();
   llvm::SmallVector<llvm::StringRef, 32> Args(Argv.begin(), Argv.end());
   std::string ErrMsg;
   bool ExecutionFailed = false;
-  int Status = llvm::sys::ExecuteAndWait(Args[0], Args, /*Env=*/std::nullopt,
-                                         /*Redirects=*/{}, /*SecondsToWait=*/0,
-                                         /*MemoryLimit=*/0, &ErrMsg,
-                                         &ExecutionFailed);
+  int Status = llvm::sys::ExecuteAndWait(Args[0], Args, /*Env=*/std::nullopt, Redirects, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &ErrMsg, &ExecutionFailed);
+  if (CleanDiagnostics) {
+    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Output = llvm::MemoryBuffer::getFile(DiagnosticsPath))
+      llvm::errs() << cleanHostDiagnostics((*Output)->getBuffer());
+    llvm::errs().flush();
+    llvm::sys::fs::remove(DiagnosticsPath);
+  }
   if (ExecutionFailed) {
     error("cannot run '" + Argv[0] + "': " + ErrMsg);
     return 1;

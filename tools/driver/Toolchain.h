@@ -59,8 +59,10 @@ std::string shellQuote(llvm::StringRef S);
 std::string shellJoin(llvm::ArrayRef<std::string> Argv);
 
 // Runs Argv (Argv[0] a program path) and waits. With `Verbose` the command is
-// first printed to stderr. Returns the exit status to report: the program's
-// own, or 1 if it could not run or died from a signal.
-int runCommand(llvm::ArrayRef<std::string> Argv, bool Verbose);
+// first printed to stderr. With `CleanDiagnostics` (a host compiler run on
+// translated code) its diagnostics pass through cleanHostDiagnostics.
+// Returns the exit status to report: the program's own, or 1 if it could not
+// run or died from a signal.
+int runCommand(llvm::ArrayRef<std::string> Argv, bool Verbose, bool CleanDiagnostics = false);
 
 }  // namespace cilkpp::driver

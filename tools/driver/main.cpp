@@ -252,7 +252,7 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
       Cmd.insert(Cmd.end(), {"-MD", "-MF", J.DepPath, "-MT", J.DepTarget});
       if (O.DepPhonyTargets) Cmd.push_back("-MP");
     }
-    if (int Status = runCommand(Cmd, O.Verbose)) return Status;
+    if (int Status = runCommand(Cmd, O.Verbose, J.Translated)) return Status;
   }
   return 0;
 }
@@ -291,7 +291,7 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
   // A shared runtime is found where it is when the program runs.
   if (llvm::StringRef(Library).contains(".so"))
     Cmd.push_back("-Wl,-rpath," + std::string(llvm::sys::path::parent_path(Library)));
-  return runCommand(Cmd, O.Verbose);
+  return runCommand(Cmd, O.Verbose, /*CleanDiagnostics=*/true);
 }
 
 }  // namespace

@@ -1200,8 +1200,11 @@ class CloneBuilder {
     for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
       const VarDecl *Target = Proc.Spawns[C.Spawn].Target;
       if (!Frame.field(Target)) continue;  // (not used after the sync)
-      Out += fmt::format("if (__frame->{0}) {{ __frame->{0} = false; {1} = __frame->{2}; }} ", convertPendingName(C.Spawn),
-                         fieldOf(Target), convertedResultName(C.Spawn));
+      // (Explicitly: the host compiler warns about the conversion where the
+      // spawn is, in the fast clone.)
+      Out += fmt::format("if (__frame->{0}) {{ __frame->{0} = false; {1} = static_cast<{3}>(__frame->{2}); }} ",
+                         convertPendingName(C.Spawn), fieldOf(Target), convertedResultName(C.Spawn),
+                         typeQualified(Ctx, Target->getType().getNonReferenceType().getUnqualifiedType()));
     }
     if (!Frame.MayThrow) return Out;
     const auto Point = llvm::find_if(Frame.Points, [&](const ContinuationPoint &P) { return P.Entry == Entry; });

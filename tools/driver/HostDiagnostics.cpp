@@ -1,0 +1,248 @@
+#include "HostDiagnostics.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace cilkpp::driver {
+namespace {
+
+// The text without its colour escapes (`ESC[...m`, `ESC[K`).
+std::string withoutColours(llvm::StringRef Line) {
+  std::string Out;
+  for (size_t I = 0; I < Line.size(); ++I) {
+    if (Line[I] == '\x1b' && I + 1 < Line.size() && Line[I + 1] == '[') {
+      I += 2;
+      while (I < Line.size() && !std::isalpha(static_cast<unsigned char>(Line[I]))) ++I;
+      continue;
+    }
+    Out += Line[I];
+  }
+  return Out;
+}
+
+// `file:line:col: warning: text` (and error, fatal error, note).
+struct Heading {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Severity, Text;
+};
+std::optional<Heading> headingOf(llvm::StringRef Plain) {
+  static const llvm::Regex Pattern("^(.+):([0-9]+):([0-9]+): (warning|error|fatal error|note): (.*)$");
+  llvm::SmallVector<llvm::StringRef, 6> Parts;
+  if (!Pattern.match(Plain, &Parts)) return std::nullopt;
+  Heading H{Parts[1].str(), 0, 0, Parts[4].str(), Parts[5].str()};
+  Parts[2].getAsInteger(10, H.Line);
+  Parts[3].getAsInteger(10, H.Column);
+  return H;
+}
+
+// `file: In function 'long int __cilkpp_f_fast(cilkpp::rt::Worker*, ...)':`
+// and the like (g++'s context lines), and clang's `N warnings generated.`.
+bool isContext(llvm::StringRef Plain) {
+  return Plain.contains(": In ") && Plain.ends_with(":") && !headingOf(Plain);
+}
+bool isSummary(llvm::StringRef Plain) {
+  static const llvm::Regex Pattern("^[0-9]+ (warning|error)s? (and [0-9]+ errors? )?generated\\.$");
+  return Pattern.match(Plain);
+}
+
+// Clones named as the user's procedures: the fast clone `T
+// __cilkpp_f_fast(cilkpp::rt::Worker*, cilkpp::rt::Frame*, void*, unsigned
+// int, ARGS)` as `T f(ARGS)`, the resume clone `void
+// {anonymous}::__cilkpp_f_resume(cilkpp::rt::Worker*, cilkpp::rt::Frame*)`,
+// which has none of the user's parameters, as `f`.
+std::string userNames(llvm::StringRef Line) {
+  static constexpr llvm::StringLiteral Prefix = "__cilkpp_", Hidden = "(cilkpp::rt::Worker*, cilkpp::rt::Frame*";
+  std::string Out;
+  while (true) {
+    const size_t At = Line.find(Prefix);
+    if (At == llvm::StringRef::npos) break;
+    llvm::StringRef Rest = Line.substr(At + Prefix.size());
+    const size_t NameEnd = Rest.find_first_not_of(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    llvm::StringRef Name = Rest.take_front(NameEnd);
+    Rest = Rest.drop_front(Name.size());
+    llvm::StringRef Before = Line.take_front(At);
+    if (Name.consume_back("_fast")) {
+      Name.consume_back("_internal");
+      Name.consume_back("_rvalue");
+      // (Template arguments stay: `f<int>(...)`.)
+      const size_t Paren = Rest.starts_with("<") ? Rest.find('(') : 0;
+      if (Paren != llvm::StringRef::npos && Rest.substr(Paren).starts_with(Hidden)) {
+        llvm::StringRef Arguments = Rest.substr(Paren + Hidden.size());
+        Arguments.consume_front(", void*, unsigned int");
+        Arguments.consume_front(", ");
+        // A member's clone is static and takes the object first.
+        std::string Head = Before.str();
+        if (const size_t Scope = Before.rfind(' '); Before.ends_with("::")) {
+          const llvm::StringRef Class = Before.drop_front(Scope + 1).drop_back(2);
+          if (Arguments.consume_front(Class.str() + "*") || Arguments.consume_front("const " + Class.str() + "*")) {
+            Arguments.consume_front(", ");
+            const size_t Static = Head.find("static member function ");
+            if (Static != std::string::npos) Head.replace(Static, 7, "");
+            if (const size_t Keyword = Head.find("static "); Keyword != std::string::npos) Head.erase(Keyword, 7);
+          }
+        }
+        Out += Head + Name.str() + Rest.take_front(Paren).str() + "(";
+        Line = Arguments;
+        continue;
+      }
+    } else if (Name.consume_back("_resume") && Rest.starts_with(Hidden)) {
+      // `void {anonymous}::` before it goes too.
+      Before.consume_back("{anonymous}::");
+      Before.consume_back("void ");
+      Out += Before.str() + Name.str();
+      Line = Rest.drop_front(Rest.find(')') + 1);
+      continue;
+    }
+    Out += Before.str() + Prefix.str() + Name.str();
+    Line = Rest;
+  }
+  return Out + Line.str();
+}
+// The rewriting of one host compiler's output.
+class Cleaner {
+ public:
+  std::string run(llvm::StringRef Output) {
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    Output.split(Lines, '\n');
+    const bool EndsInNewline = Output.ends_with("\n");
+    if (EndsInNewline) Lines.pop_back();
+    for (llvm::StringRef Line : Lines) line(Line, withoutColours(Line));
+    if (!EndsInNewline && !Out.empty()) Out.pop_back();
+    return Out;
+  }
+
+ private:
+  void line(llvm::StringRef Line, const std::string &Plain) {
+    if (isContext(Plain)) return context(Line, Plain);
+    if (isSummary(Plain)) return summary();
+    if (std::optional<Heading> H = headingOf(Plain)) return heading(Line, *H);
+    const bool IsSnippet = llvm::StringRef(Plain).starts_with(" ");
+    if (!IsSnippet) Skipping = false;
+    if (Skipping) return;
+    if (IsSnippet && !snippet(Plain)) return;
+    Out += Line.str() + "\n";
+  }
+
+  // The function the next diagnostics are in. A resume clone's names none
+  // of the user's parameters: the fast clone's just before it is the same
+  // procedure's.
+  void context(llvm::StringRef Line, llvm::StringRef Plain) {
+    const std::string User = userNames(Line);
+    if (Plain.contains("_fast(cilkpp::rt::Worker*")) {
+      LastFast = User;
+      LastFastName = cloneName(Plain, "_fast(");
+    } else if (Plain.contains("_resume(cilkpp::rt::Worker*") && !LastFast.empty() &&
+               llvm::StringRef(cloneName(Plain, "_resume(")).starts_with(LastFastName)) {
+      PendingContext = LastFast;
+      return;
+    }
+    PendingContext = User;
+  }
+  static std::string cloneName(llvm::StringRef Plain, llvm::StringRef Suffix) {
+    const size_t End = Plain.find(Suffix);
+    const size_t Begin = End == llvm::StringRef::npos ? End : Plain.take_front(End).rfind("__cilkpp_");
+    if (End == llvm::StringRef::npos || Begin == llvm::StringRef::npos) return "";
+    llvm::StringRef Name = Plain.slice(Begin, End);
+    Name.consume_back("_internal");
+    Name.consume_back("_rvalue");
+    return Name.str();
+  }
+
+  // clang's count, of what is left.
+  void summary() {
+    std::string Summary;
+    if (Warnings) Summary = fmt::format("{} warning{}", Warnings, Warnings == 1 ? "" : "s");
+    if (Errors) Summary += fmt::format("{}{} error{}", Warnings ? " and " : "", Errors, Errors == 1 ? "" : "s");
+    if (!Summary.empty()) Out += Summary + " generated.\n";
+    Warnings = Errors = 0;
+  }
+
+  void heading(llvm::StringRef Line, const Heading &H) {
+    if (H.Severity != "note") {
+      Skipping = !Seen.insert(fmt::format("{}:{}\n{}\n{}", H.File, H.Line, H.Severity, userNames(H.Text))).second;
+      if (!Skipping) (H.Severity == "warning" ? Warnings : Errors) += 1;
+    }
+    if (Skipping) return;
+    if (!PendingContext.empty() && withoutColours(PendingContext) != withoutColours(PrintedContext)) {
+      Out += PendingContext + "\n";
+      PrintedContext = PendingContext;
+    }
+    PendingContext.clear();
+    std::string Text = userNames(Line);
+    Current = userLine(H.File, H.Line);
+    CurrentColumn = H.Column;
+    // A column past the end of the user's line is one in generated text:
+    // the statement's first column instead.
+    if (Current && H.Column > Current->size() + 1) {
+      const size_t First = Current->find_first_not_of(" \t");
+      CurrentColumn = First == std::string::npos ? 1 : unsigned(First + 1);
+      const std::string Old = fmt::format(":{}:{}:", H.Line, H.Column);
+      if (const size_t At = Text.find(Old); At != std::string::npos)
+        Text.replace(At, Old.size(), fmt::format(":{}:{}:", H.Line, CurrentColumn));
+    }
+    QuotesUser = true;
+    MarksUser = H.Column <= (Current ? Current->size() + 1 : H.Column);
+    Out += Text + "\n";
+  }
+
+  // A snippet line after a diagnostic on a .cilkpp line: the source line is
+  // the user's (clang quotes the translation's), and marks under it are kept
+  // only where they mark the user's text. False to leave the line out.
+  bool snippet(llvm::StringRef Plain) {
+    if (!Current) return true;
+    static const llvm::Regex Source("^ *[0-9]+ \\| (.*)$"), Marks("^ *\\| ");
+    llvm::SmallVector<llvm::StringRef, 2> Parts;
+    if (Source.match(Plain, &Parts)) {
+      QuotesUser = Parts[1] == *Current;
+      if (!QuotesUser) {
+        Out += fmt::format("{:>5} | {}\n", LineNumber, *Current);
+        return false;
+      }
+      return true;
+    }
+    if (Marks.match(Plain)) return QuotesUser && MarksUser;
+    return true;
+  }
+
+  // Line N of File when File is a .cilkpp source that can be read.
+  const std::string *userLine(const std::string &File, unsigned N) {
+    LineNumber = N;
+    if (!llvm::StringRef(File).ends_with(".cilkpp") || N == 0) return nullptr;
+    auto [It, New] = Files.try_emplace(File);
+    if (New)
+      if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(File)) {
+        llvm::SmallVector<llvm::StringRef, 128> Lines;
+        (*Text)->getBuffer().split(Lines, '\n');
+        for (llvm::StringRef L : Lines) It->second.push_back(L.rtrim("\r").str());
+      }
+    return N <= It->second.size() ? &It->second[N - 1] : nullptr;
+  }
+
+  std::string Out;
+  llvm::StringSet<> Seen;  // place, severity and text of each diagnostic printed
+  std::string PendingContext, PrintedContext, LastFast, LastFastName;
+  bool Skipping = false;  // inside a repeated diagnostic: its notes and snippet
+  unsigned Warnings = 0, Errors = 0;
+  // The user's line the last diagnostic is on, its column there, whether the
+  // snippet printed quotes it as it is, and whether the column is in it.
+  const std::string *Current = nullptr;
+  unsigned CurrentColumn = 0, LineNumber = 0;
+  bool QuotesUser = true, MarksUser = true;
+  std::map<std::string, std::vector<std::string>> Files;
+};
+
+}  // namespace
+
+std::string cleanHostDiagnostics(llvm::StringRef Output) { return Cleaner().run(Output); }
+
+}  // namespace cilkpp::driver
