@@ -279,11 +279,11 @@ bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const Va
   QualType T = V->getType();
   if (!T->isReferenceType() && Ctx.getDeclAlign(V).getQuantity() > 64) return false;
   if (isa<DecompositionDecl>(V) || (isInitializerList(T) && !isa<ParmVarDecl>(V))) return false;
-  if (isStorableReference(V)) return true;
   // (A hidden type may be named through a call that returns it.)
   if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext());
       Function && hiddenMemberType(T, Function) && !publicSourceOfHiddenType(V, Function))
     return false;
+  if (isStorableReference(V)) return true;
   return !T->isReferenceType() && isNameableOutsideFunction(T) &&
          (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl()));
 }

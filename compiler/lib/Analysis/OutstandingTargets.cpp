@@ -53,7 +53,8 @@ class OutstandingTargets {
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Proc(Proc), Parents(Proc.Definition->getBody()) {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
       const SpawnSite &Site = Proc.Spawns[I];
-      if (!Site.Target) continue;
+      Owners.push_back(Site.Target ? Site.Target : ownerOf(Site.TargetLValue));
+      if (!Owners.back()) continue;
       Spawns[Site.Call] = I;
       // The target named as what receives the result is not a read.
       if (Site.Form == SpawnForm::Assign)
@@ -89,7 +90,7 @@ class OutstandingTargets {
       const SpawnSite &Site = Proc.Spawns[End.second];
       diag::report(Ctx.getDiagnostics(), End.first,
                    OnlyLost ? diag::OutstandingTargetOutOfScope : diag::OutstandingTargetDestroyed)
-          << Site.Target->getName();
+          << Owners[End.second]->getName() << (Site.Target ? 0 : 1);
       diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::NoteContinuationPoint) << "spawn that assigns it";
     }
   }
@@ -127,6 +128,39 @@ class OutstandingTargets {
     return State;
   }
 
+  // The local whose storage holds an element or member target: `a` of
+  // `a[i]`, `s.f`, `v[i]` (a container's elements die with it); null for a
+  // target reached through a pointer or reference.
+  static const VarDecl *ownerOf(const Expr *Target) {
+    while (Target) {
+      Target = Target->IgnoreParenImpCasts();
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Target)) {
+        const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+        return V && V->hasLocalStorage() && !V->getType()->isReferenceType() ? V : nullptr;
+      }
+      if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(Target)) {
+        if (!Subscript->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) return nullptr;
+        Target = Subscript->getBase();
+      } else if (const auto *Member = dyn_cast<MemberExpr>(Target)) {
+        if (Member->isArrow()) return nullptr;
+        Target = Member->getBase();
+      } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Target);
+                 Op && Op->getOperator() == OO_Subscript && isContainer(Op->getArg(0)->getType())) {
+        Target = Op->getArg(0);
+      } else {
+        return nullptr;
+      }
+    }
+    return nullptr;
+  }
+  // A class that owns what its operator[] returns (std::vector, std::array,
+  // std::map, std::deque, ...), unlike a view or a span.
+  static bool isContainer(QualType T) {
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier()) return false;
+    return llvm::is_contained({"vector", "array", "deque", "map", "unordered_map", "basic_string"}, RD->getName());
+  }
+
   // A target that dies while its spawn may be outstanding: the child would
   // assign an object that no longer exists (or, in a loop, the next
   // iteration's). The body's own variables die after its implicit sync.
@@ -134,7 +168,7 @@ class OutstandingTargets {
     if (V->getDeclContext() != Proc.Definition) return;
     for (unsigned I : State.set_bits()) {
       const SpawnSite &Site = Proc.Spawns[I];
-      if (Site.Target != V || isBodyVariable(V)) continue;
+      if (Owners[I] != V || isBodyVariable(V)) continue;
       if (llvm::any_of(Proc.Scopes, [&](const ScopeSite &Scope) {
             return within(Site.KeywordLoc, Scope.Block->getSourceRange()) &&
                    within(V->getLocation(), Scope.Block->getSourceRange());
@@ -188,6 +222,7 @@ class OutstandingTargets {
   const SourceManager &SM;
   const CilkProcedure &Proc;
   llvm::DenseMap<const Stmt *, unsigned> Spawns;  // call -> spawn index
+  std::vector<const VarDecl *> Owners;            // per spawn: the local its target lives in
   llvm::DenseSet<const Stmt *> Syncs;
   llvm::DenseSet<const Stmt *> TargetRefs;
   ParentMap Parents;

@@ -445,6 +445,8 @@ void nameHiddenTypeThrough(ASTContext &Ctx, QualType T, const CallExpr *Source) 
                        Method->getPrimaryTemplate() ? "template " : "", Name);
   } else if (Method) {
     Call = typeQualified(Ctx, Ctx.getRecordType(Method->getParent())) + "::" + Name;
+  } else if (Callee->getFriendObjectKind() != Decl::FOK_None) {
+    Call = Name;  // a friend defined in its class: found by argument-dependent lookup only
   } else {
     Call = scopeQualifier(Callee) + Name;
   }

@@ -134,7 +134,8 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     for (const FrameField &F : Frame.Fields)
       if (const auto *Function = dyn_cast<FunctionDecl>(F.Var->getDeclContext());
           Function && hiddenMemberType(F.Var->getType(), Function))
-        nameHiddenTypeThrough(Ctx, F.Var->getType(), publicSourceOfHiddenType(F.Var, Function));
+        if (const CallExpr *Source = publicSourceOfHiddenType(F.Var, Function))
+          nameHiddenTypeThrough(Ctx, F.Var->getType().getNonReferenceType(), Source);
   analyseExceptions(Sema.CilkFunctions, Frames);
   bool Ok = true;
 

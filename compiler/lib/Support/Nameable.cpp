@@ -82,28 +82,37 @@ static bool isPublic(const Decl *D) {
 
 const CallExpr *publicSourceOfHiddenType(const VarDecl *V, const FunctionDecl *Function) {
   const Expr *Init = V->getInit();
-  if (!Init || V->getType()->isReferenceType()) return nullptr;
+  if (!Init) return nullptr;
+  ASTContext &Ctx = V->getASTContext();
+  const QualType Type = V->getType().getNonReferenceType();
   // Through the copy or move of the call's result into V.
-  Init = Init->IgnoreImplicit();
+  Init = Init->IgnoreImplicit()->IgnoreParens();
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init); Construct && Construct->getNumArgs() == 1 &&
                                                                Construct->getConstructor()->isCopyOrMoveConstructor())
-    Init = Construct->getArg(0)->IgnoreImplicit();
-  // A copy of another such variable (`auto last = it;`): named as that one is.
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Init->IgnoreParens()))
+    Init = Construct->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  // A copy of another such variable, or a reference to it (`auto last = it;`,
+  // `auto &r = it;`): named as that one is.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Init))
     if (const auto *Other = dyn_cast<VarDecl>(Ref->getDecl());
-        Other && Other != V && V->getASTContext().hasSameUnqualifiedType(Other->getType(), V->getType()))
+        Other && Other != V && Ctx.hasSameUnqualifiedType(Other->getType().getNonReferenceType(), Type))
       return publicSourceOfHiddenType(Other, Function);
   const auto *Call = dyn_cast<CallExpr>(Init);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   if (!Callee || !Callee->getIdentifier() || Callee->isVariadic() || !isPublic(Callee) || isa<CXXOperatorCallExpr>(Call))
     return nullptr;
-  ASTContext &Ctx = V->getASTContext();
-  if (!Ctx.hasSameUnqualifiedType(Callee->getReturnType().getNonReferenceType(), V->getType())) return nullptr;
+  if (!Ctx.hasSameUnqualifiedType(Callee->getReturnType().getNonReferenceType(), Type)) return nullptr;
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
       Method && (!isPublic(Method->getParent()) || hiddenMemberType(Ctx.getRecordType(Method->getParent()), Function)))
     return nullptr;
   for (const ParmVarDecl *P : Callee->parameters())
     if (hiddenMemberType(P->getType(), Function) || !isNameableOutsideFunction(P->getType())) return nullptr;
+  // (The spelling names a template's arguments.)
+  if (const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs())
+    for (const TemplateArgument &Arg : Args->asArray())
+      if (Arg.getKind() != TemplateArgument::Type ? Arg.getKind() == TemplateArgument::Pack
+                                                  : hiddenMemberType(Arg.getAsType(), Function) ||
+                                                        !isNameableOutsideFunction(Arg.getAsType()))
+        return nullptr;
   return Call;
 }
 
