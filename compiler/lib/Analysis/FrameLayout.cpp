@@ -398,8 +398,7 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
   // Instantiations are translated as explicit specializations, which must
   // spell every type in them.
-  if (const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-      RD && (RD->getParentFunctionOrMethod() || RD->isLambda())) {
+  if (const CXXRecordDecl *RD = localClassIn(T)) {
     const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
     if (FD && (FD->isTemplateInstantiation() || FD->getParent()->isDependentContext() ||
                isa<ClassTemplateSpecializationDecl>(FD->getParent())))

@@ -53,7 +53,7 @@ class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
   StatementCollector(const SourceManager &SM, ArrayRef<KeywordUse> Uses) : SM(SM), Uses(Uses) {}
 
   bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
-    if (!S->getInit()) add(S);
+    add(S);
     return true;
   }
   bool VisitIfStmt(IfStmt *S) {
@@ -133,13 +133,19 @@ constexpr const char *RangeHelpers =
     "template <class R> auto __cilkpp_range_end(R &r, long) -> decltype(end(r)) { return end(r); }\n"
     "template <class T, decltype(sizeof(0)) N> T *__cilkpp_range_end(T (&r)[N], int) { return r + N; }\n";
 
-static bool containsLambda(const Expr *E) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitLambdaExpr(LambdaExpr *) { return !(Found = true); }
-  } F;
-  F.TraverseStmt(const_cast<Expr *>(E));
-  return F.Found;
+// A temporary object, or a member or element of one.
+static bool isPartOfTemporary(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParens();
+    if (isa<MaterializeTemporaryExpr>(E)) return true;
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) E = Cast->getSubExpr();
+    else if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E)) E = Cleanups->getSubExpr();
+    else if (const auto *Member = dyn_cast<MemberExpr>(E); Member && !Member->isArrow()) E = Member->getBase();
+    else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E);
+             Subscript && Subscript->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      E = Subscript->getBase();
+    else return false;
+  }
 }
 
 class Lowering {
@@ -190,13 +196,17 @@ class Lowering {
     const auto *List = dyn_cast<CXXStdInitializerListExpr>(Value);
     const auto *Elements = List ? dyn_cast<InitListExpr>(List->getSubExpr()->IgnoreImplicit()) : nullptr;
     const ConstantArrayType *ListArray = Elements ? Ctx.getAsConstantArrayType(Elements->getType()) : nullptr;
-    std::string Declaration = fmt::format("auto {}{} = {};", Value->isPRValue() && !Dependent ? "" : "&&", RangeName,
-                                          text(Range->getSourceRange()));
+    // (A member of a temporary, `make().items`, moves into it.)
+    const bool ByValue = Value->isPRValue() || (Value->isXValue() && isPartOfTemporary(Value));
+    std::string Declaration =
+        fmt::format("auto {}{} = {};", ByValue && !Dependent ? "" : "&&", RangeName, text(Range->getSourceRange()));
     if (List && !ListArray) return false;
-    if (Dependent && !isa<InitListExpr>(Value) && !containsLambda(Range))
+    if (Dependent && !isa<InitListExpr>(Value))
       // A temporary range is held by value in each instantiation, as above
-      // (a frame cannot hold a reference to it), any other is referred to.
-      Declaration = fmt::format("decltype(({0})) {1} = {0};", text(Range->getSourceRange()), RangeName);
+      // (a frame cannot hold a reference to it), any other is referred to:
+      // `decltype(auto)` of a parenthesized expression is its type, with
+      // `&` for an lvalue.
+      Declaration = fmt::format("decltype(auto) {} = ({});", RangeName, text(Range->getSourceRange()));
     if (Dependent) {
       First = fmt::format("__cilkpp_range_begin({}, 0)", RangeName);
       Last = fmt::format("__cilkpp_range_end({}, 0)", RangeName);
@@ -217,15 +227,50 @@ class Lowering {
       First = fmt::format("begin({})", RangeName);
       Last = fmt::format("end({})", RangeName);
     }
+    // `for (init; x : r)`: the init-statement opens the block.
+    if (const Stmt *Init = S->getInit())
+      Declaration = StringRef(text(Init->getBeginLoc(), S->getLoopVarStmt()->getBeginLoc())).trim().str() + " " +
+                    Declaration;
     // A temporary range lives in the block, as the reference the standard
     // binds it to would keep it alive; any other range is referred to.
     std::string Header = fmt::format(
-        "{{ {} auto {} = {}; auto {} = {}; for (; {} != {}; ++{}) {{ {} = *{};", Declaration, BeginName, First, EndName,
-        Last, BeginName, EndName, BeginName,
-        StringRef(text(S->getLoopVarStmt()->getBeginLoc(), S->getColonLoc())).rtrim(), BeginName);
+        "{{ {} auto {} = {}; auto {} = {}; for (; {} != {}; ++{}) {{ {};", Declaration, BeginName, First, EndName,
+        Last, BeginName, EndName, BeginName, loopVariable(S, Dependent, "*" + BeginName));
     replaceHeader(S->getForLoc(), S->getRParenLoc(), Header);
     Main.InsertTextAfterToken(statementEnd(Ctx, S), " } }");
     return true;
+  }
+
+  // The loop variable's declaration from `*__begin`. A reference to the
+  // temporary `*__begin` makes (`const auto &x` over `std::views::iota`)
+  // could not live in a frame: the variable holds the value instead, which
+  // is what binding the temporary to it means. In a template, where the
+  // value category is known per instantiation, only `auto &&x` can say so:
+  // `decltype(auto) x = (*__begin)`.
+  std::string loopVariable(const CXXForRangeStmt *S, bool Dependent, const std::string &Value) const {
+    const VarDecl *V = S->getLoopVariable();
+    const std::string Written = StringRef(text(S->getLoopVarStmt()->getBeginLoc(), S->getColonLoc())).rtrim().str();
+    const std::string Name = V->getName().str();
+    if (isa<DecompositionDecl>(V) || Name.empty() || V->getLocation().isMacroID())
+      return fmt::format("{} = {}", Written, Value);
+    // The declarator before the name, without its `&` or `&&`.
+    const std::string Before = text(S->getLoopVarStmt()->getBeginLoc(), V->getLocation());
+    const StringRef Type = StringRef(Before).rtrim();
+    if (!Type.ends_with("&") || Before.size() > Written.size()) return fmt::format("{} = {}", Written, Value);
+    const StringRef Rest = StringRef(Written).drop_front(Before.size());
+    const StringRef Unreferenced = Type.rtrim('&').rtrim();
+    if (Dependent) {
+      if (Type.ends_with("&&") && Unreferenced == "auto")
+        return fmt::format("decltype(auto) {} = ({})", Rest, Value);
+      return fmt::format("{} = {}", Written, Value);
+    }
+    const Expr *Init = V->getInit();
+    if (const auto *Cleanups = dyn_cast_or_null<ExprWithCleanups>(Init)) Init = Cleanups->getSubExpr();
+    if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Init); Cast && Cast->getCastKind() == CK_NoOp)
+      Init = Cast->getSubExpr();
+    if (!isa_and_nonnull<MaterializeTemporaryExpr>(Init) || !V->getType()->isReferenceType())
+      return fmt::format("{} = {}", Written, Value);
+    return fmt::format("{} {} = {}", Unreferenced, Rest, Value);
   }
 
   // if/switch (init; T x = e) ... -> { init; T x = e; if/switch (x) ... }
@@ -363,7 +408,11 @@ class Lowering {
   void replaceHeader(SourceLocation Keyword, SourceLocation RParen, const std::string &Text) {
     const CharSourceRange Header = CharSourceRange::getTokenRange(SM.getExpansionLoc(Keyword), SM.getExpansionLoc(RParen));
     const std::string Old = Lexer::getSourceText(Header, SM, Ctx.getLangOpts()).str();
-    Main.ReplaceText(Header, Text + std::string(llvm::count(Old, '\n'), '\n'));
+    // As many lines as the header had, so that the next line keeps its
+    // number: Text holds the user's pieces of it (a range written over
+    // several lines) with their line breaks.
+    const size_t Lines = llvm::count(Old, '\n'), Kept = llvm::count(Text, '\n');
+    Main.ReplaceText(Header, Text + std::string(Lines > Kept ? Lines - Kept : 0, '\n'));
   }
 
   bool fileLocations(SourceRange R) const { return R.getBegin().isFileID() && R.getEnd().isFileID(); }

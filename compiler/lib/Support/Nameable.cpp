@@ -46,6 +46,18 @@ static bool isNameable(QualType T, bool InTemplateArgument) {
 
 bool isNameableOutsideFunction(QualType T) { return isNameable(T, false); }
 
+const CXXRecordDecl *localClassIn(QualType T) {
+  const TagDecl *TD = innermostTag(T);
+  const auto *RD = dyn_cast_or_null<CXXRecordDecl>(TD);
+  if (!RD) return nullptr;
+  if (RD->getParentFunctionOrMethod() || RD->isLambda()) return RD;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type)
+        if (const CXXRecordDecl *Local = localClassIn(Arg.getAsType())) return Local;
+  return nullptr;
+}
+
 // Whether Function is a member of Class, or of a class nested in it.
 static bool isMemberOf(const FunctionDecl *Function, const CXXRecordDecl *Class) {
   for (const DeclContext *DC = Function->getDeclContext(); DC; DC = DC->getParent())

@@ -14,6 +14,11 @@ namespace cilkpp {
 // inside a template argument.
 bool isNameableOutsideFunction(clang::QualType T);
 
+// The lambda's closure type or local class T is made of, under its
+// pointers, references, arrays and template arguments (`filter_view<V,
+// (lambda)>`); else null.
+const clang::CXXRecordDecl *localClassIn(clang::QualType T);
+
 // The private or protected member class or enum that T names (itself, or
 // in its pointees, elements or template arguments) where code of Function
 // may name it but a frame at namespace scope may not: Function is not a
