@@ -541,6 +541,15 @@ class Outliner {
       if (Stored->isUndeducedType() || (Stored->isDependentType() && Stored->getContainedDeducedType()) ||
           !isNameableOutsideFunction(T))
         return false;
+      // A private member type is spelled through the call that made the
+      // variable (typeQualified), if one did.
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext());
+            Function && hiddenMemberType(Stored, Function)) {
+          const CallExpr *Source = publicSourceOfHiddenType(V, Function);
+          if (!Source) return false;
+          nameHiddenTypeThrough(Ctx, Stored, Source);
+        }
       Parameter P{declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
                   D->getName().str()};
       // As a named closure's member: a copy, or a pointer for a reference.

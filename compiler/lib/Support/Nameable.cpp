@@ -114,7 +114,8 @@ const CallExpr *publicSourceOfHiddenType(const VarDecl *V, const FunctionDecl *F
     return nullptr;
   if (!Ctx.hasSameUnqualifiedType(Callee->getReturnType().getNonReferenceType(), Type)) return nullptr;
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-      Method && (!isPublic(Method->getParent()) || hiddenMemberType(Ctx.getRecordType(Method->getParent()), Function)))
+      Method && (!isPublic(Method->getParent()) || hiddenMemberType(Ctx.getRecordType(Method->getParent()), Function) ||
+                 !isNameableOutsideFunction(Ctx.getRecordType(Method->getParent()))))
     return nullptr;
   for (const ParmVarDecl *P : Callee->parameters())
     if (hiddenMemberType(P->getType(), Function) || !isNameableOutsideFunction(P->getType())) return nullptr;
