@@ -411,7 +411,8 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   if (isa<DecompositionDecl>(V)) diag::report(Diags, At, diag::NoteBindingsInTemplate);
   if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext()))
     if (const TagDecl *Hidden = hiddenMemberType(T, Function))
-      diag::report(Diags, At, diag::NoteHiddenMemberType) << Ctx.getTagDeclType(Hidden);
+      diag::report(Diags, At, diag::NoteHiddenMemberType)
+          << Ctx.getTagDeclType(Hidden) << (hiddenAccess(Hidden) == AS_protected ? 1 : 0);
   return false;
 }
 

@@ -87,6 +87,20 @@ SourceLocation UserSourceDiagnostics::onUserLine(SourceManager &SM, SourceLocati
 }
 
 void UserSourceDiagnostics::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+  // Each instantiation of a template is translated on its own, with the
+  // same diagnostics at the same places: once is enough, notes included.
+  if (Level != DiagnosticsEngine::Note) {
+    llvm::SmallString<128> Key;
+    Info.FormatDiagnostic(Key);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const PresumedLoc At = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (At.isValid()) Key += (llvm::Twine("\n") + At.getFilename() + ":" + llvm::Twine(At.getLine()) + ":" +
+                                llvm::Twine(At.getColumn()))
+                                   .str();
+    }
+    Repeated = !Printed.insert(Key).second;
+  }
+  if (Repeated) return;
   SourceLocation Moved;
   if (Info.hasSourceManager()) Moved = onUserLine(Info.getSourceManager(), Info.getLocation());
   if (Moved.isInvalid() || !Printer) {

@@ -3,11 +3,13 @@
 // numbers, but whose lines hold the rewriting (a range-for as the block and
 // loop it stands for); a diagnostic on such a line quotes the user's line
 // instead, at the column where the token it points at is written there.
+// And a diagnostic that every instantiation of a template repeats comes once.
 #pragma once
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <memory>
 #include <string>
@@ -30,6 +32,10 @@ class UserSourceDiagnostics : public clang::DiagnosticConsumer {
   clang::SourceLocation onUserLine(clang::SourceManager &SM, clang::SourceLocation Loc);
 
   std::string UserPath, UserText;
+  // Diagnostics printed (message and place), and whether the last one not a
+  // note repeated one of them (its notes are left out with it).
+  llvm::StringSet<> Printed;
+  bool Repeated = false;
   clang::LangOptions LangOpts;
   std::unique_ptr<clang::TextDiagnosticPrinter> Printer;
   // The user's text as a file of the current round's SourceManager.

@@ -9,6 +9,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <fmt/format.h>
 
@@ -28,6 +29,12 @@ class ForStmtFinder : public RecursiveASTVisitor<ForStmtFinder> {
     if (It != Wanted.end()) It->second = F;
     return true;
   }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *F) {
+    if (F->getForLoc().isMacroID()) RangeBased.insert(SM.getExpansionLoc(F->getForLoc()));
+    return true;
+  }
+  // cilk_for keywords that begin a range-based for loop.
+  llvm::DenseSet<SourceLocation> RangeBased;
 
  private:
   const SourceManager &SM;
@@ -302,7 +309,8 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
   for (const KeywordUse &U : Uses)
     if (U.Kind == KeywordKind::CilkFor) Wanted[U.Loc] = nullptr;
   if (Wanted.empty() && Pragmas.empty()) return;
-  ForStmtFinder(SM, Wanted).TraverseDecl(Ctx.getTranslationUnitDecl());
+  ForStmtFinder Finder(SM, Wanted);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
 
   std::vector<bool> PragmaUsed(Pragmas.size(), false);
   LoopBinder Binder(Ctx);
@@ -310,7 +318,10 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
     if (U.Kind != KeywordKind::CilkFor) continue;
     const ForStmt *F = Wanted.lookup(U.Loc);
     if (!F) {
-      diag::report(Ctx.getDiagnostics(), U.Loc, diag::LoopShapeUnsupported) << fmt::format("'{}' must begin a for loop", U.Spelling.str());
+      diag::report(Ctx.getDiagnostics(), U.Loc, diag::LoopShapeUnsupported)
+          << (Finder.RangeBased.contains(U.Loc)
+                  ? fmt::format("a range-based '{}' is not supported yet: loop over an index", U.Spelling.str())
+                  : fmt::format("'{}' must begin a for loop", U.Spelling.str()));
       continue;
     }
     ParallelLoop Loop;

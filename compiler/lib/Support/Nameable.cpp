@@ -66,6 +66,15 @@ static bool isMemberOf(const FunctionDecl *Function, const CXXRecordDecl *Class)
   return false;
 }
 
+AccessSpecifier hiddenAccess(const TagDecl *Hidden) {
+  for (const Decl *D = Hidden; D && isa<CXXRecordDecl>(D->getDeclContext()); D = cast<Decl>(D->getDeclContext())) {
+    AccessSpecifier Access = D->getAccess();
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D)) Access = Spec->getSpecializedTemplate()->getAccess();
+    if (Access == AS_private || Access == AS_protected) return Access;
+  }
+  return AS_public;
+}
+
 const TagDecl *hiddenMemberType(QualType T, const FunctionDecl *Function) {
   const TagDecl *TD = innermostTag(T);
   if (!TD) return nullptr;

@@ -24,6 +24,8 @@ const clang::CXXRecordDecl *localClassIn(clang::QualType T);
 // may name it but a frame at namespace scope may not: Function is not a
 // member of the class that declares it. Else null.
 const clang::TagDecl *hiddenMemberType(clang::QualType T, const clang::FunctionDecl *Function);
+// Private or protected: what hides such a type (itself or a class around it).
+clang::AccessSpecifier hiddenAccess(const clang::TagDecl *Hidden);
 
 // For a local V of such a hidden type (`auto it = bag.begin();`, a
 // range-based for's iterator over a C++20 view): the call in its
