@@ -6,6 +6,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -25,6 +26,44 @@ struct Use {
   const VarDecl *Var = nullptr;
   bool Write = false;
 };
+// Inside `sizeof`, `alignof`, `noexcept` or a `typeid` of a non-polymorphic
+// type: not evaluated.
+bool isUnevaluated(const Stmt *S, const ParentMap &Parents) {
+  for (const Stmt *P = Parents.getParent(S); P; P = Parents.getParent(P)) {
+    if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr>(P)) return true;
+    if (const auto *Typeid = dyn_cast<CXXTypeidExpr>(P)) return !Typeid->isPotentiallyEvaluated();
+  }
+  return false;
+}
+
+// The variable, or a member or tuple element of it, bound to a reference
+// (`auto &a = x.first;`, a structured binding's `auto &&a =
+// std::get<0>(x)`): no access yet.
+bool bindsReference(const Stmt *S, const ParentMap &Parents) {
+  for (const Stmt *P = Parents.getParent(S);; S = P, P = Parents.getParent(P)) {
+    if (!P) return false;
+    if (isa<ParenExpr>(P)) continue;
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P);
+        Cast && (Cast->getCastKind() == CK_NoOp || Cast->getCastKind() == CK_DerivedToBase))
+      continue;
+    if (const auto *Member = dyn_cast<MemberExpr>(P); Member && !Member->isArrow() && isa<FieldDecl>(Member->getMemberDecl()))
+      continue;
+    if (const auto *Get = dyn_cast<CallExpr>(P)) {
+      const FunctionDecl *F = Get->getDirectCallee();
+      if (F && Get->getNumArgs() == 1 && F->isInStdNamespace() && F->getIdentifier() && F->getName() == "get" &&
+          F->getReturnType()->isReferenceType())
+        continue;
+      return false;
+    }
+    if (const auto *Decls = dyn_cast<DeclStmt>(P))
+      return llvm::any_of(Decls->decls(), [&](const Decl *D) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        return V && V->getType()->isReferenceType() && V->getInit() == S;
+      });
+    return false;
+  }
+}
+
 Use useOf(const Stmt *S, const ParentMap &Parents, const llvm::DenseSet<const Stmt *> &TargetRefs) {
   const auto *Ref = dyn_cast<DeclRefExpr>(S);
   if (!Ref || TargetRefs.contains(Ref)) return {};
@@ -32,6 +71,7 @@ Use useOf(const Stmt *S, const ParentMap &Parents, const llvm::DenseSet<const St
   if (!V) return {};
   const Stmt *Parent = Parents.getParentIgnoreParens(Ref);
   if (const auto *Op = dyn_cast_or_null<UnaryOperator>(Parent); Op && Op->getOpcode() == UO_AddrOf) return {};
+  if (isUnevaluated(Ref, Parents) || bindsReference(Ref, Parents)) return {};
   if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
       Call && Call->getBuiltinCallee() == Builtin::BI__builtin_addressof)
     return {};
@@ -53,7 +93,7 @@ class OutstandingTargets {
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Proc(Proc), Parents(Proc.Definition->getBody()) {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
       const SpawnSite &Site = Proc.Spawns[I];
-      Owners.push_back(Site.Target ? Site.Target : ownerOf(Site.TargetLValue));
+      Owners.push_back(Site.Target ? ownerOfVariable(Site.Target) : ownerOf(Site.TargetLValue));
       if (!Owners.back()) continue;
       Spawns[Site.Call] = I;
       // The target named as what receives the result is not a read.
@@ -88,9 +128,18 @@ class OutstandingTargets {
     }
     for (const auto &[End, OnlyLost] : Ends) {
       const SpawnSite &Site = Proc.Spawns[End.second];
+      // (A structured binding's object has no name of its own: the
+      // binding's, as the target names it, instead.)
+      const VarDecl *Owner = Owners[End.second];
+      std::string Name = Owner->getName().str();
+      if (StringRef(Name).starts_with("__cilkpp_"))
+        Name = Site.Target ? Site.Target->getName().str()
+                           : Lexer::getSourceText(CharSourceRange::getTokenRange(Site.TargetLValue->getSourceRange()), SM,
+                                                  Ctx.getLangOpts())
+                                 .str();
       diag::report(Ctx.getDiagnostics(), End.first,
                    OnlyLost ? diag::OutstandingTargetOutOfScope : diag::OutstandingTargetDestroyed)
-          << Owners[End.second]->getName() << (Site.Target ? 0 : 1);
+          << Name << (Site.Target == Owner || Name != Owner->getName() ? 0 : 1);
       diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::NoteContinuationPoint) << "spawn that assigns it";
     }
   }
@@ -129,14 +178,14 @@ class OutstandingTargets {
   }
 
   // The local whose storage holds an element or member target: `a` of
-  // `a[i]`, `s.f`, `v[i]` (a container's elements die with it); null for a
-  // target reached through a pointer or reference.
+  // `a[i]`, `s.f`, `v[i]` (a container's elements die with it), `s` for a
+  // reference bound to it; null for a target reached through a pointer.
   static const VarDecl *ownerOf(const Expr *Target) {
     while (Target) {
       Target = Target->IgnoreParenImpCasts();
       if (const auto *Ref = dyn_cast<DeclRefExpr>(Target)) {
         const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-        return V && V->hasLocalStorage() && !V->getType()->isReferenceType() ? V : nullptr;
+        return V && V->hasLocalStorage() ? ownerOfVariable(V) : nullptr;
       }
       if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(Target)) {
         if (!Subscript->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) return nullptr;
@@ -147,11 +196,23 @@ class OutstandingTargets {
       } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Target);
                  Op && Op->getOperator() == OO_Subscript && isContainer(Op->getArg(0)->getType())) {
         Target = Op->getArg(0);
+      } else if (const auto *Get = dyn_cast<CallExpr>(Target); Get && isStdGet(Get)) {
+        Target = Get->getArg(0);  // a tuple-like structured binding's element
       } else {
         return nullptr;
       }
     }
     return nullptr;
+  }
+  // A variable target's storage: its own, or for a reference (a structured
+  // binding's, lowered to one) what it was bound to.
+  static const VarDecl *ownerOfVariable(const VarDecl *V) {
+    if (!V->getType()->isReferenceType()) return V;
+    return V->getInit() && V->hasLocalStorage() ? ownerOf(V->getInit()) : nullptr;
+  }
+  static bool isStdGet(const CallExpr *Call) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    return F && Call->getNumArgs() == 1 && F->isInStdNamespace() && F->getIdentifier() && F->getName() == "get";
   }
   // A class that owns what its operator[] returns (std::vector, std::array,
   // std::map, std::deque, ...), unlike a view or a span.
@@ -169,9 +230,12 @@ class OutstandingTargets {
     for (unsigned I : State.set_bits()) {
       const SpawnSite &Site = Proc.Spawns[I];
       if (Owners[I] != V || isBodyVariable(V)) continue;
+      // The end of a cilk_scope (or spawning try block) around the spawn
+      // syncs before its own variables and those outside it die, not before
+      // those of a block inside it.
       if (llvm::any_of(Proc.Scopes, [&](const ScopeSite &Scope) {
             return within(Site.KeywordLoc, Scope.Block->getSourceRange()) &&
-                   within(V->getLocation(), Scope.Block->getSourceRange());
+                   (declaredIn(V, Scope.Block) || !within(V->getLocation(), Scope.Block->getSourceRange()));
           }))
         continue;
       // Where it dies: at a jump out of its scope, else at the end of its block.
@@ -181,8 +245,10 @@ class OutstandingTargets {
     }
   }
   bool isBodyVariable(const VarDecl *V) const {
-    const auto *Body = cast<CompoundStmt>(Proc.Definition->getBody());
-    return llvm::any_of(Body->body(), [&](const Stmt *S) {
+    return declaredIn(V, cast<CompoundStmt>(Proc.Definition->getBody()));
+  }
+  static bool declaredIn(const VarDecl *V, const CompoundStmt *Block) {
+    return llvm::any_of(Block->body(), [&](const Stmt *S) {
       const auto *DS = dyn_cast<DeclStmt>(S);
       return DS && llvm::is_contained(DS->decls(), V);
     });
@@ -237,8 +303,10 @@ void checkOutstandingTargets(ASTContext &Ctx, const CilkProcedure &Proc) {
   CFG::BuildOptions Options;
   // Every read must be an element of the graph.
   Options.setAllAlwaysAdd();
-  // (Where each variable's scope ends: CFGLifetimeEnds.)
+  // (Where each variable's scope ends: CFGLifetimeEnds; inside a try block
+  // Clang marks them only along with the destructors.)
   Options.AddLifetime = true;
+  Options.AddImplicitDtors = true;
   const FunctionDecl *FD = Proc.Definition;
   if (std::unique_ptr<CFG> G = CFG::buildCFG(FD, FD->getBody(), &Ctx, Options)) OutstandingTargets(Ctx, Proc).run(*G);
 }

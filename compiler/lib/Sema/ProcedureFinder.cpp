@@ -264,23 +264,32 @@ class Binder {
     ReturnCollector Returns;
     Returns.TraverseStmt(Body);
     Proc.Returns = std::move(Returns.Returns);
-    addTryBlockSyncs(Returns.Tries, Proc);
+    Ok &= addTryBlockSyncs(Returns.Tries, Proc);
     // Report the body's problems even when a keyword could not be bound.
     Ok &= checkProcedureBody(Ctx, Proc);
     if (!Ok) return;
     Result.Procedures.push_back(std::move(Proc));
   }
 
-  // A try block that spawns ends with an implicit sync (ScopeSite).
-  void addTryBlockSyncs(const std::vector<const CXXTryStmt *> &Tries, CilkProcedure &Proc) {
+  // A try block that spawns ends with an implicit sync (ScopeSite), which a
+  // jump out of it other than a return (which syncs) would skip.
+  bool addTryBlockSyncs(const std::vector<const CXXTryStmt *> &Tries, CilkProcedure &Proc) {
+    bool Ok = true;
     for (const CXXTryStmt *Try : Tries) {
       const CompoundStmt *Block = Try->getTryBlock();
-      if (llvm::any_of(Proc.Spawns, [&](const SpawnSite &S) {
+      if (llvm::none_of(Proc.Spawns, [&](const SpawnSite &S) {
             return SM.isPointWithin(S.KeywordLoc, SM.getExpansionLoc(Block->getLBracLoc()),
                                     SM.getExpansionLoc(Block->getRBracLoc()));
           }))
-        Proc.Scopes.push_back({SM.getExpansionLoc(Try->getTryLoc()), Block, /*IsTryBlock=*/true});
+        continue;
+      for (const Stmt *Jump : jumpsOutOf(SM, Block))
+        if (!isa<ReturnStmt>(Jump)) {
+          diag::report(Diags, SM.getExpansionLoc(Jump->getBeginLoc()), diag::ScopeLeft) << jumpName(Jump) << "try";
+          Ok = false;
+        }
+      Proc.Scopes.push_back({SM.getExpansionLoc(Try->getTryLoc()), Block, /*IsTryBlock=*/true});
     }
+    return Ok;
   }
 
   bool bindScope(const KeywordUse &U, Stmt *Body, CilkProcedure &Proc) {

@@ -90,10 +90,10 @@ constexpr Description Descriptions[NumIDs] = {
      "cilkpp: '%0' is destroyed here, before a sync, while the spawned child that assigns %select{it|a part of it}1 "
      "may still be running (sync before the end of its scope, or spawn into an element of a container that outlives "
      "the sync)"},
-    {clang::DiagnosticsEngine::Warning,
+    {clang::DiagnosticsEngine::Error,
      "cilkpp: '%0' goes out of scope here, before a sync, while the spawned child that assigns %select{it|a part of "
-     "it}1 may still be running: its result is lost (sync before the end of its scope, or spawn into an element of a "
-     "container that outlives the sync)"},
+     "it}1 may still be running (the child would write into the storage its next declaration reuses: sync before "
+     "the end of its scope, or spawn into an element of a container that outlives the sync)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: 'goto' jumps across a continuation point (spawn or sync); not supported"},
     {clang::DiagnosticsEngine::Error,
