@@ -281,7 +281,7 @@ bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const Va
   if (isa<DecompositionDecl>(V) || (isInitializerList(T) && !isa<ParmVarDecl>(V))) return false;
   // (A hidden type may be named through a call that returns it.)
   if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext());
-      Function && hiddenMemberType(T, Function) && !publicSourceOfHiddenType(V, Function))
+      Function && hiddenMemberType(T, Function) && !hasHiddenTypeSource(V, Function))
     return false;
   if (isStorableReference(V)) return true;
   return !T->isReferenceType() && isNameableOutsideFunction(T) &&

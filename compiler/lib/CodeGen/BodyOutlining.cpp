@@ -546,9 +546,8 @@ class Outliner {
       if (const auto *V = dyn_cast<VarDecl>(D))
         if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext());
             Function && hiddenMemberType(Stored, Function)) {
-          const CallExpr *Source = publicSourceOfHiddenType(V, Function);
-          if (!Source) return false;
-          nameHiddenTypeThrough(Ctx, Stored, Source);
+          if (!hasHiddenTypeSource(V, Function)) return false;
+          for (const HiddenTypeSource &S : hiddenTypeSources(Function)) nameHiddenTypeThrough(Ctx, S.Type, S.Source);
         }
       Parameter P{declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
                   D->getName().str()};

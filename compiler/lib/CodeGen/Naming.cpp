@@ -436,8 +436,19 @@ void nameHiddenTypeThrough(ASTContext &Ctx, QualType T, const CallExpr *Source) 
   // overloads and deduces its template arguments as the call did.
   for (const ParmVarDecl *P : Callee->parameters())
     Arguments.push_back(fmt::format("::std::declval<{}>()", typeQualified(Ctx, P->getType())));
-  const std::string Name = Callee->getName().str() + templateArguments(Callee);
   std::string Call;
+  if (isa<CXXOperatorCallExpr>(Source)) {
+    // `*it` (hiddenTypeSources): through the object's type.
+    const QualType Object = cast<CXXOperatorCallExpr>(Source)->getArg(0)->getType();
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee))
+      Call = fmt::format("*::std::declval<{} &>()", typeQualified(Ctx, Method->getFunctionObjectParameterType()));
+    else
+      Call = fmt::format("*::std::declval<{} &>()", typeQualified(Ctx, Object.getNonReferenceType()));
+    hiddenTypeSpellings(Ctx).Spelling.try_emplace(T.getCanonicalType().getUnqualifiedType().getTypePtr(),
+                                                  fmt::format("::std::decay_t<decltype({})>", Call));
+    return;
+  }
+  const std::string Name = Callee->getName().str() + templateArguments(Callee);
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee); Method && !Method->isStatic()) {
     const QualType Object = Method->getFunctionObjectParameterType();
     Call = fmt::format("::std::declval<{} {}>().{}{}", typeQualified(Ctx, Object),

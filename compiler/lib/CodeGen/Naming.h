@@ -80,7 +80,7 @@ std::string templateParameterAliases(const clang::FunctionDecl *FD);
 
 // From here on, typeQualified and declareQualified spell T, a private or
 // protected member type, as `::std::decay_t<decltype(call)>` after Source,
-// a call that returns it (publicSourceOfHiddenType): `decltype(
+// a call that returns it (hiddenTypeSources): `decltype(
 // ::std::declval<const ::std::ranges::iota_view<int, int> &>().begin())`.
 void nameHiddenTypeThrough(clang::ASTContext &Ctx, clang::QualType T, const clang::CallExpr *Source);
 

@@ -131,11 +131,8 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   }
   if (Ctx.getDiagnostics().hasErrorOccurred()) return false;
   for (const FrameDescription &Frame : Frames)
-    for (const FrameField &F : Frame.Fields)
-      if (const auto *Function = dyn_cast<FunctionDecl>(F.Var->getDeclContext());
-          Function && hiddenMemberType(F.Var->getType(), Function))
-        if (const CallExpr *Source = publicSourceOfHiddenType(F.Var, Function))
-          nameHiddenTypeThrough(Ctx, F.Var->getType().getNonReferenceType(), Source);
+    for (const HiddenTypeSource &S : hiddenTypeSources(Frame.Procedure->Definition))
+      nameHiddenTypeThrough(Ctx, S.Type, S.Source);
   analyseExceptions(Sema.CilkFunctions, Frames);
   bool Ok = true;
 

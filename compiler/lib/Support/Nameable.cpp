@@ -2,6 +2,8 @@
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
 
@@ -101,7 +103,19 @@ static bool isPublic(const Decl *D) {
   return D && !D->getParentFunctionOrMethod();
 }
 
-const CallExpr *publicSourceOfHiddenType(const VarDecl *V, const FunctionDecl *Function) {
+namespace {
+// The canonical, unqualified, unreferenced type: what a spelling names.
+const Type *spelledKey(QualType T) { return T.getNonReferenceType().getCanonicalType().getUnqualifiedType().getTypePtr(); }
+
+// Whether code outside the function can name T: it is not hidden, or it
+// has a spelling already.
+bool namedOutside(QualType T, const FunctionDecl *Function, const llvm::DenseSet<const Type *> &Spelled) {
+  if (!isNameableOutsideFunction(T)) return false;
+  return !hiddenMemberType(T, Function) || Spelled.contains(spelledKey(T));
+}
+
+// V's source given the spellings found so far (hiddenTypeSources).
+const CallExpr *sourceOf(const VarDecl *V, const FunctionDecl *Function, const llvm::DenseSet<const Type *> &Spelled) {
   const Expr *Init = V->getInit();
   if (!Init) return nullptr;
   ASTContext &Ctx = V->getASTContext();
@@ -116,26 +130,67 @@ const CallExpr *publicSourceOfHiddenType(const VarDecl *V, const FunctionDecl *F
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Init))
     if (const auto *Other = dyn_cast<VarDecl>(Ref->getDecl());
         Other && Other != V && Ctx.hasSameUnqualifiedType(Other->getType().getNonReferenceType(), Type))
-      return publicSourceOfHiddenType(Other, Function);
+      return sourceOf(Other, Function, Spelled);
   const auto *Call = dyn_cast<CallExpr>(Init);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  if (!Callee || !Callee->getIdentifier() || Callee->isVariadic() || !isPublic(Callee) || isa<CXXOperatorCallExpr>(Call))
-    return nullptr;
+  if (!Callee || Callee->isVariadic()) return nullptr;
+  // A named function, or an iterator's `*it`.
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (Op ? Op->getOperator() != OO_Star || Op->getNumArgs() != 1 : !Callee->getIdentifier()) return nullptr;
   if (!Ctx.hasSameUnqualifiedType(Callee->getReturnType().getNonReferenceType(), Type)) return nullptr;
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-      Method && (!isPublic(Method->getParent()) || hiddenMemberType(Ctx.getRecordType(Method->getParent()), Function) ||
-                 !isNameableOutsideFunction(Ctx.getRecordType(Method->getParent()))))
+  // The object's class, the parameters and the template arguments are named
+  // in the spelling; a member needs only be public in its class, which may
+  // itself be named through a spelling.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee)) {
+    if (Method->getAccess() != AS_public || !namedOutside(Ctx.getRecordType(Method->getParent()), Function, Spelled))
+      return nullptr;
+  } else if (!isPublic(Callee)) {
     return nullptr;
+  }
   for (const ParmVarDecl *P : Callee->parameters())
-    if (hiddenMemberType(P->getType(), Function) || !isNameableOutsideFunction(P->getType())) return nullptr;
-  // (The spelling names a template's arguments.)
+    if (!namedOutside(P->getType(), Function, Spelled)) return nullptr;
   if (const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs())
     for (const TemplateArgument &Arg : Args->asArray())
-      if (Arg.getKind() != TemplateArgument::Type ? Arg.getKind() == TemplateArgument::Pack
-                                                  : hiddenMemberType(Arg.getAsType(), Function) ||
-                                                        !isNameableOutsideFunction(Arg.getAsType()))
+      if (Arg.getKind() == TemplateArgument::Pack ||
+          (Arg.getKind() == TemplateArgument::Type && !namedOutside(Arg.getAsType(), Function, Spelled)))
         return nullptr;
   return Call;
+}
+}  // namespace
+
+std::vector<HiddenTypeSource> hiddenTypeSources(const FunctionDecl *Function) {
+  struct Locals : RecursiveASTVisitor<Locals> {
+    std::vector<const VarDecl *> Found;
+    bool VisitVarDecl(VarDecl *V) {
+      if (V->hasLocalStorage()) Found.push_back(V);
+      return true;
+    }
+  } L;
+  if (!Function->getBody()) return {};
+  L.TraverseStmt(Function->getBody());
+  std::vector<HiddenTypeSource> Sources;
+  llvm::DenseSet<const Type *> Spelled;
+  // Until nothing more can be named: a spelling may name one found before
+  // (an iterator's through the container's).
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const VarDecl *V : L.Found) {
+      const QualType T = V->getType().getNonReferenceType();
+      if (Spelled.contains(spelledKey(T)) || !hiddenMemberType(T, Function)) continue;
+      if (const CallExpr *Source = sourceOf(V, Function, Spelled)) {
+        Sources.push_back({T, Source});
+        Spelled.insert(spelledKey(T));
+        Grew = true;
+      }
+    }
+  }
+  return Sources;
+}
+
+bool hasHiddenTypeSource(const VarDecl *V, const FunctionDecl *Function) {
+  const Type *Key = spelledKey(V->getType());
+  return llvm::any_of(hiddenTypeSources(Function),
+                      [&](const HiddenTypeSource &S) { return spelledKey(S.Type) == Key; });
 }
 
 bool isNamedClosure(const CXXRecordDecl *Class) {

@@ -6,6 +6,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Type.h"
 
+#include <vector>
+
 namespace cilkpp {
 
 // False for types declared inside a function (local classes, enums,
@@ -27,12 +29,19 @@ const clang::TagDecl *hiddenMemberType(clang::QualType T, const clang::FunctionD
 // Private or protected: what hides such a type (itself or a class around it).
 clang::AccessSpecifier hiddenAccess(const clang::TagDecl *Hidden);
 
-// For a local V of such a hidden type (`auto it = bag.begin();`, a
-// range-based for's iterator over a C++20 view): the call in its
-// initializer whose result is V's type, where the callee and the types of
-// its object and parameters are all public, so that `decltype` of a call
-// can name V's type outside the function (typeQualified). Else null.
-const clang::CallExpr *publicSourceOfHiddenType(const clang::VarDecl *V, const clang::FunctionDecl *Function);
+// The private member types of Function's locals (`auto it = bag.begin();`,
+// a range-based for's iterator over a C++20 view) that `decltype` of a call
+// can name outside the function (typeQualified), each with the call in a
+// local's initializer that returns it, whose callee is public and whose
+// object, parameter and template argument types are public or named by an
+// earlier entry (the iterator of a `const std::vector<Bag::Item> &` that
+// `bag.items()` returned). Copies of and references to such a local count.
+struct HiddenTypeSource {
+  clang::QualType Type;
+  const clang::CallExpr *Source;
+};
+std::vector<HiddenTypeSource> hiddenTypeSources(const clang::FunctionDecl *Function);
+bool hasHiddenTypeSource(const clang::VarDecl *V, const clang::FunctionDecl *Function);
 
 // The namespace-scope variable a lambda initializes (`auto by_key = [](...)
 // {...};`), through which `decltype` names its closure type; else null.
