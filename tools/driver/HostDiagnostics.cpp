@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <map>
 #include <optional>
 #include <vector>
