@@ -765,8 +765,15 @@ class Outliner {
 // (`auto w = wrap([](long x) { ... });` holding a W<lambda>).
 class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
  public:
+  // A template's locals have their types in its instantiations
+  // (`decltype(auto) r = (v | views::filter([](T x) {...}));`).
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
   bool VisitLambdaExpr(LambdaExpr *L) {
     Written[L->getLambdaClass()] = L;
+    // (A template is visited before its instantiations, whose lambdas are
+    // the template's, where it is written.)
+    AsWritten.try_emplace(L->getBeginLoc().getRawEncoding(), L);
     return true;
   }
   bool VisitVarDecl(VarDecl *V) {
@@ -785,7 +792,9 @@ class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
   // template arguments.
   void resolveArguments() {
     for (const auto &[V, Closure] : InArguments)
-      if (auto It = Written.find(Closure); It != Written.end()) Found.push_back({V, It->second});
+      if (auto It = Written.find(Closure); It != Written.end())
+        if (auto Pattern = AsWritten.find(It->second->getBeginLoc().getRawEncoding()); Pattern != AsWritten.end())
+          Found.push_back({V, Pattern->second});
   }
   std::vector<std::pair<const VarDecl *, const LambdaExpr *>> Found;
 
@@ -803,6 +812,9 @@ class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
     }
   }
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Written;
+  // By where it is written: the lambda as written (a template's, not an
+  // instantiation's), which the regions hold.
+  llvm::DenseMap<unsigned, const LambdaExpr *> AsWritten;
   std::vector<std::pair<const VarDecl *, const CXXRecordDecl *>> InArguments;
 };
 
