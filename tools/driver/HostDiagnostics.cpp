@@ -118,6 +118,7 @@ class Cleaner {
     const bool EndsInNewline = Output.ends_with("\n");
     if (EndsInNewline) Lines.pop_back();
     for (llvm::StringRef Line : Lines) line(Line, withoutColours(Line));
+    if (!PendingContext.empty()) Out += PendingContext + "\n";  // (no diagnostic came after it)
     if (!EndsInNewline && !Out.empty()) Out.pop_back();
     return Out;
   }
@@ -127,6 +128,11 @@ class Cleaner {
     if (isContext(Plain)) return context(Line, Plain);
     if (isSummary(Plain)) return summary();
     if (std::optional<Heading> H = headingOf(Plain)) return heading(Line, *H);
+    // (`file:9:26:   required from here` belongs to the context above it.)
+    if (!PendingContext.empty()) {
+      PendingContext += "\n" + Line.str();
+      return;
+    }
     const bool IsSnippet = llvm::StringRef(Plain).starts_with(" ");
     if (!IsSnippet) Skipping = false;
     if (Skipping) return;
@@ -173,7 +179,10 @@ class Cleaner {
       Skipping = !Seen.insert(fmt::format("{}:{}\n{}\n{}", H.File, H.Line, H.Severity, userNames(H.Text))).second;
       if (!Skipping) (H.Severity == "warning" ? Warnings : Errors) += 1;
     }
-    if (Skipping) return;
+    if (Skipping) {
+      PendingContext.clear();
+      return;
+    }
     if (!PendingContext.empty() && withoutColours(PendingContext) != withoutColours(PrintedContext)) {
       Out += PendingContext + "\n";
       PrintedContext = PendingContext;
