@@ -26,6 +26,12 @@ struct Use {
   const VarDecl *Var = nullptr;
   bool Write = false;
 };
+// `std::get<I>(x)`: how a lowered structured binding names an element.
+bool isStdGet(const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  return F && Call->getNumArgs() == 1 && F->isInStdNamespace() && F->getIdentifier() && F->getName() == "get";
+}
+
 // Inside `sizeof`, `alignof`, `noexcept` or a `typeid` of a non-polymorphic
 // type: not evaluated.
 bool isUnevaluated(const Stmt *S, const ParentMap &Parents) {
@@ -49,10 +55,7 @@ bool bindsReference(const Stmt *S, const ParentMap &Parents) {
     if (const auto *Member = dyn_cast<MemberExpr>(P); Member && !Member->isArrow() && isa<FieldDecl>(Member->getMemberDecl()))
       continue;
     if (const auto *Get = dyn_cast<CallExpr>(P)) {
-      const FunctionDecl *F = Get->getDirectCallee();
-      if (F && Get->getNumArgs() == 1 && F->isInStdNamespace() && F->getIdentifier() && F->getName() == "get" &&
-          F->getReturnType()->isReferenceType())
-        continue;
+      if (isStdGet(Get) && Get->getCallReturnType(Get->getDirectCallee()->getASTContext())->isReferenceType()) continue;
       return false;
     }
     if (const auto *Decls = dyn_cast<DeclStmt>(P))
@@ -209,10 +212,6 @@ class OutstandingTargets {
   static const VarDecl *ownerOfVariable(const VarDecl *V) {
     if (!V->getType()->isReferenceType()) return V;
     return V->getInit() && V->hasLocalStorage() ? ownerOf(V->getInit()) : nullptr;
-  }
-  static bool isStdGet(const CallExpr *Call) {
-    const FunctionDecl *F = Call->getDirectCallee();
-    return F && Call->getNumArgs() == 1 && F->isInStdNamespace() && F->getIdentifier() && F->getName() == "get";
   }
   // A class that owns what its operator[] returns (std::vector, std::array,
   // std::map, std::deque, ...), unlike a view or a span.

@@ -546,8 +546,10 @@ class Outliner {
       if (const auto *V = dyn_cast<VarDecl>(D))
         if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext());
             Function && hiddenMemberType(Stored, Function)) {
-          if (!hasHiddenTypeSource(V, Function)) return false;
-          for (const HiddenTypeSource &S : hiddenTypeSources(Function)) nameHiddenTypeThrough(Ctx, S.Type, S.Source);
+          const std::vector<HiddenTypeSource> Sources = hiddenTypeSources(Function);
+          if (llvm::none_of(Sources, [&](const HiddenTypeSource &S) { return Ctx.hasSameUnqualifiedType(S.Type, Stored); }))
+            return false;
+          for (const HiddenTypeSource &S : Sources) nameHiddenTypeThrough(Ctx, S.Type, S.Source);
         }
       Parameter P{declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
                   D->getName().str()};

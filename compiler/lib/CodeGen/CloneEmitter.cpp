@@ -693,7 +693,7 @@ class CloneBuilder {
       return Settings.Virtuals && Settings.Virtuals->dispatchesThroughCompanion(Method) ? SpawnCall::Companion
                                                                                       : SpawnCall::Plain;
     // (A cilk callee's clones would deliver their result of the callee's type
-    // into the slot: ConvertsIntoLValue.)
+    // into the slot: convertsIntoLValue.)
     if (convertsIntoLValue(Ctx, Site)) return SpawnCall::Plain;
     return IsCilkCallee(Site.Callee) ? SpawnCall::FastClone : SpawnCall::Plain;
   }

@@ -431,39 +431,35 @@ static std::string scopeQualifier(const FunctionDecl *Callee) {
 
 void nameHiddenTypeThrough(ASTContext &Ctx, QualType T, const CallExpr *Source) {
   const FunctionDecl *Callee = Source->getDirectCallee();
-  std::vector<std::string> Arguments;
-  // An argument of each parameter's type selects the callee among its
-  // overloads and deduces its template arguments as the call did.
-  for (const ParmVarDecl *P : Callee->parameters())
-    Arguments.push_back(fmt::format("::std::declval<{}>()", typeQualified(Ctx, P->getType())));
-  std::string Call;
-  if (isa<CXXOperatorCallExpr>(Source)) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+  std::string Expression;
+  if (const auto *Star = dyn_cast<CXXOperatorCallExpr>(Source)) {
     // `*it` (hiddenTypeSources): through the object's type.
-    const QualType Object = cast<CXXOperatorCallExpr>(Source)->getArg(0)->getType();
-    if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee))
-      Call = fmt::format("*::std::declval<{} &>()", typeQualified(Ctx, Method->getFunctionObjectParameterType()));
-    else
-      Call = fmt::format("*::std::declval<{} &>()", typeQualified(Ctx, Object.getNonReferenceType()));
-    hiddenTypeSpellings(Ctx).Spelling.try_emplace(T.getCanonicalType().getUnqualifiedType().getTypePtr(),
-                                                  fmt::format("::std::decay_t<decltype({})>", Call));
-    return;
-  }
-  const std::string Name = Callee->getName().str() + templateArguments(Callee);
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee); Method && !Method->isStatic()) {
-    const QualType Object = Method->getFunctionObjectParameterType();
-    Call = fmt::format("::std::declval<{} {}>().{}{}", typeQualified(Ctx, Object),
-                       Method->getRefQualifier() == RQ_RValue ? "&&" : "&",
-                       Method->getPrimaryTemplate() ? "template " : "", Name);
-  } else if (Method) {
-    Call = typeQualified(Ctx, Ctx.getRecordType(Method->getParent())) + "::" + Name;
-  } else if (Callee->getFriendObjectKind() != Decl::FOK_None) {
-    Call = Name;  // a friend defined in its class: found by argument-dependent lookup only
+    const QualType Object =
+        Method ? Method->getFunctionObjectParameterType() : Star->getArg(0)->getType().getNonReferenceType();
+    Expression = fmt::format("*::std::declval<{} &>()", typeQualified(Ctx, Object));
   } else {
-    Call = scopeQualifier(Callee) + Name;
+    // An argument of each parameter's type selects the callee among its
+    // overloads and deduces its template arguments as the call did.
+    std::vector<std::string> Arguments;
+    for (const ParmVarDecl *P : Callee->parameters())
+      Arguments.push_back(fmt::format("::std::declval<{}>()", typeQualified(Ctx, P->getType())));
+    const std::string Name = Callee->getName().str() + templateArguments(Callee);
+    std::string Call;
+    if (Method && !Method->isStatic())
+      Call = fmt::format("::std::declval<{} {}>().{}{}", typeQualified(Ctx, Method->getFunctionObjectParameterType()),
+                         Method->getRefQualifier() == RQ_RValue ? "&&" : "&",
+                         Method->getPrimaryTemplate() ? "template " : "", Name);
+    else if (Method)
+      Call = typeQualified(Ctx, Ctx.getRecordType(Method->getParent())) + "::" + Name;
+    else if (Callee->getFriendObjectKind() != Decl::FOK_None)
+      Call = Name;  // a friend defined in its class: found by argument-dependent lookup only
+    else
+      Call = scopeQualifier(Callee) + Name;
+    Expression = fmt::format("{}({})", Call, fmt::join(Arguments, ", "));
   }
   hiddenTypeSpellings(Ctx).Spelling.try_emplace(T.getCanonicalType().getUnqualifiedType().getTypePtr(),
-                                                fmt::format("::std::decay_t<decltype({}({}))>", Call,
-                                                            fmt::join(Arguments, ", ")));
+                                                fmt::format("::std::decay_t<decltype({})>", Expression));
 }
 
 // T through its pointers and references, with a registered spelling of

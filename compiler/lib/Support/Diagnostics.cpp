@@ -53,9 +53,9 @@ constexpr Description Descriptions[NumIDs] = {
      "cilkpp: structured bindings in a template live across a spawn or sync only when every instantiation in the "
      "file decomposes the same way (all with get<I>, or all into the same data members)"},
     {clang::DiagnosticsEngine::Note,
-     "cilkpp: %0 is a %select{private|protected}1 member of its class, and the frame that holds the variable is declared outside the class "
-     "(it can name the type of a variable initialized by a call of a public function that returns it: 'auto v = "
-     "obj.f(...)')"},
+     "cilkpp: %0 is a %select{private|protected}1 member of its class, and the frame that holds the variable is "
+     "declared outside the class (it can name the type of a variable initialized by a call of a public function "
+     "that returns it: 'auto v = obj.f(...)')"},
     {clang::DiagnosticsEngine::Note,
      "cilkpp: %0 is a class local to a member function, which stays in it (its members may use the class's "
      "private names): declare it in the class or outside the function"},

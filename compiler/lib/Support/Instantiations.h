@@ -33,8 +33,8 @@ std::optional<unsigned> packElementIndex(const clang::ParmVarDecl *P);
 std::string parameterName(const clang::ParmVarDecl *P);
 
 // The name a parameter has in the procedure's definition: an unnamed one
-// gets `__cilkpp_param_N` there (namedParameters), as the public entry
-// passes it on.
+// gets `__cilkpp_param_N` there (ProcedureEmitter's nameUnnamedParameters),
+// as the public entry passes it on.
 std::string declaredParameterName(const clang::ParmVarDecl *P);
 
 // The earliest declaration of Template written in the main file (where the

@@ -68,12 +68,16 @@ static bool isMemberOf(const FunctionDecl *Function, const CXXRecordDecl *Class)
   return false;
 }
 
+// A member's access (a member template's specializations have the
+// template's).
+static AccessSpecifier accessOf(const Decl *D) {
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D)) return Spec->getSpecializedTemplate()->getAccess();
+  return D->getAccess();
+}
+
 AccessSpecifier hiddenAccess(const TagDecl *Hidden) {
-  for (const Decl *D = Hidden; D && isa<CXXRecordDecl>(D->getDeclContext()); D = cast<Decl>(D->getDeclContext())) {
-    AccessSpecifier Access = D->getAccess();
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D)) Access = Spec->getSpecializedTemplate()->getAccess();
-    if (Access == AS_private || Access == AS_protected) return Access;
-  }
+  for (const Decl *D = Hidden; D && isa<CXXRecordDecl>(D->getDeclContext()); D = cast<Decl>(D->getDeclContext()))
+    if (const AccessSpecifier Access = accessOf(D); Access == AS_private || Access == AS_protected) return Access;
   return AS_public;
 }
 
@@ -83,9 +87,7 @@ const TagDecl *hiddenMemberType(QualType T, const FunctionDecl *Function) {
   for (const Decl *D = TD; D; D = dyn_cast<Decl>(D->getDeclContext())) {
     const auto *Class = dyn_cast<CXXRecordDecl>(D->getDeclContext());
     if (!Class) break;
-    // (A member template's specializations have the template's access.)
-    AccessSpecifier Access = D->getAccess();
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D)) Access = Spec->getSpecializedTemplate()->getAccess();
+    const AccessSpecifier Access = accessOf(D);
     if ((Access == AS_private || Access == AS_protected) && !isMemberOf(Function, Class)) return TD;
   }
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(TD))
@@ -99,7 +101,7 @@ const TagDecl *hiddenMemberType(QualType T, const FunctionDecl *Function) {
 // classes public too).
 static bool isPublic(const Decl *D) {
   for (; D && isa<CXXRecordDecl>(D->getDeclContext()); D = cast<Decl>(D->getDeclContext()))
-    if (D->getAccess() != AS_public) return false;
+    if (accessOf(D) != AS_public) return false;
   return D && !D->getParentFunctionOrMethod();
 }
 
