@@ -29,7 +29,10 @@ bool give_up_running_frame(Worker *w, Frame *f) noexcept {
     moved = promote(f, w->pool().allocate(size_class_of(heap_info->size)), 1);
   } else {
     follow_promoted_parent(f);
-    f->visibility = Visibility::eager;
+    // A resumed frame is exposed or eager already, which chain walks treat
+    // alike, and thieves taking its outstanding children read it meanwhile
+    // (promote_callers): only a fast clone's latent frame is written.
+    if (f->visibility == Visibility::latent) f->visibility = Visibility::eager;
   }
   w->escaping = true;
   ++w->stats().mugged;

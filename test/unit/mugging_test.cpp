@@ -3,6 +3,7 @@
 // its stack for the hand-off slot, resumable at the poll point.
 #include <gtest/gtest.h>
 
+#include "cilkpp/rt/exposure.h"
 #include "cilkpp/runtime.h"
 #include "runtime.h"
 #include "speed.h"
@@ -63,6 +64,16 @@ TEST_F(Mugging, ARequestTakesTheFrameOffTheStackResumableAtThePollPoint) {
   free_frame_generic(&w, moved);
 }
 
+TEST_F(Mugging, TheMuggedWorkerReturnsWithoutLookingAtTheParentAgain) {
+  ASSERT_TRUE(w.request_mug(1));
+  ASSERT_TRUE(poll(&w, running));
+  // The mugger may complete the child, then the parent, and reuse its memory
+  // for a new latent frame before this worker's stack unwinds to it.
+  parent->visibility = Visibility::latent;
+  EXPECT_FALSE(pooled_still_ours(&w, parent));
+  w.escaping = false;
+}
+
 TEST_F(Mugging, OnlyOneThiefAtATimeMayAsk) {
   EXPECT_TRUE(w.request_mug(1));
   EXPECT_FALSE(w.request_mug(2));
@@ -98,6 +109,19 @@ TEST_F(Mugging, AHeapFrameIsHandedOverInPlace) {
   EXPECT_EQ(w.take_handoff(), heap);
   EXPECT_EQ(heap->visibility, Visibility::eager);
   free_frame_generic(&w, heap);
+}
+
+TEST_F(Mugging, AResumedFrameIsHandedOverWithoutWritingItsVisibility) {
+  // A stolen frame resumed here is still `exposed`; thieves taking its
+  // outstanding children read that field meanwhile, so it is left alone.
+  Frame *resumed = new_frame<Frame>(&w, parent, nullptr, &heap_info);
+  resumed->visibility = Visibility::exposed;
+  ASSERT_TRUE(w.request_mug(1));
+  EXPECT_TRUE(poll(&w, resumed));
+  w.escaping = false;
+  EXPECT_EQ(w.take_handoff(), resumed);
+  EXPECT_EQ(resumed->visibility, Visibility::exposed);
+  free_frame_generic(&w, resumed);
 }
 
 TEST_F(Mugging, ASecondMugWaitsUntilTheFirstFrameWasTaken) {

@@ -880,7 +880,8 @@ class CloneBuilder {
     }
 
     Out += !Fast ? "if (__builtin_expect(!__w->pop(), 0)) { "
-          : Lazy ? "if (!::cilkpp::rt::still_ours(__w, __frame)) { "
+          : Lazy ? (Frame.EagerFrame ? "if (!::cilkpp::rt::pooled_still_ours(__w, __frame)) { "
+                                     : "if (!::cilkpp::rt::still_ours(__w, __frame)) { ")
                  : "if (__builtin_expect(!::cilkpp::rt::reclaim(__w, __frame), 0)) { ";
     const std::string Result = HasResult ? movedIfClass(Site.Call->getCallReturnType(Ctx).getNonReferenceType(), "__r") : "";
     if (convertsIntoLValue(Ctx, Site))

@@ -53,9 +53,20 @@ inline bool reclaim(Worker *w, Frame *f) noexcept {
   return true;
 }
 
-// The spawned call returned to f: true while f's continuation is still ours.
+// The spawned call returned to f, a frame on this worker's C stack: true
+// while f's continuation is still ours. A stolen stack frame's storage stays
+// readable (its copy on the heap runs elsewhere) and is never latent again.
 inline bool still_ours(Worker *w, Frame *f) noexcept {
   return __builtin_expect(f->visibility == Visibility::latent, 1) || reclaim(w, f);
+}
+
+// The same for a frame from the pool (new_frame). A worker that unwinds
+// escaping must not look at it: the last of its children that this worker
+// handed back (or a mugged one) may have let it complete elsewhere and its
+// memory hold a new, latent frame, which would run f's continuation twice.
+inline bool pooled_still_ours(Worker *w, Frame *f) noexcept {
+  if (__builtin_expect(w->escaping, 0)) return false;
+  return still_ours(w, f);
 }
 
 }  // namespace cilkpp::rt
