@@ -107,12 +107,19 @@ class OuterUses : public RecursiveASTVisitor<OuterUses> {
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const ValueDecl *D = E->getDecl();
-    if (declaredInside(D) || !D->getParentFunctionOrMethod()) return true;
+    if (declaredInside(D)) return true;
+    // `long helper(long);` or `extern int x;` in the function, with no
+    // declaration before it outside: a name the moved body cannot see.
+    if (D->isLocalExternDecl() && !declaredOutsideBefore(D)) {
+      Blocker = D;
+      return true;
+    }
+    if (!D->getParentFunctionOrMethod()) return true;
     // The host template's parameter: the outlined template has it too.
     if (isa<NonTypeTemplateParmDecl>(D)) return true;
     if (const auto *V = dyn_cast<VarDecl>(D); V && !V->hasLocalStorage() && !V->isStaticLocal()) return true;
     if (!isa<VarDecl, BindingDecl>(D)) {
-      Blocked = true;  // a local enumerator or function declaration
+      Blocker = D;  // a local enumerator or function declaration
       return true;
     }
     // The type the body sees (const for a copy captured by a non-mutable
@@ -139,15 +146,22 @@ class OuterUses : public RecursiveASTVisitor<OuterUses> {
 
   llvm::MapVector<const ValueDecl *, QualType> Vars;  // in order of first use
   bool UsesThis = false;
-  bool Blocked = false;
+  // A declaration local to the function around the body that the body
+  // names and that cannot be passed in: a type, an enumerator, a function.
+  const NamedDecl *Blocker = nullptr;
 
  private:
   bool declaredInside(const Decl *D) const {
     const SourceLocation L = SM.getExpansionLoc(D->getLocation());
     return SM.isWrittenInMainFile(L) && Body.contains(SM.getFileOffset(L));
   }
+  bool declaredOutsideBefore(const Decl *D) const {
+    return llvm::any_of(D->redecls(), [&](const Decl *Other) {
+      return !Other->isLocalExternDecl() && SM.isBeforeInTranslationUnit(Other->getLocation(), Body.Range.getBegin());
+    });
+  }
   void checkType(const Decl *D) {
-    if (D->getParentFunctionOrMethod() && !declaredInside(D)) Blocked = true;
+    if (D->getParentFunctionOrMethod() && !declaredInside(D)) Blocker = cast<NamedDecl>(D);
   }
 
   const SourceManager &SM;
@@ -283,16 +297,17 @@ class Outliner {
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main), FileName(FileName),
         Names(SM.getBufferData(SM.getMainFileID())) {}
 
-  // Moves the region's body out; false (and nothing rewritten) when it
-  // cannot move. With AsClosure, the lambda itself becomes an object of a
+  // Moves the region's body out; false (and nothing rewritten, whyNot()
+  // saying why) when it cannot move. With AsClosure, the lambda itself becomes an object of a
   // named class whose operator() calls the moved body: a local holding it
   // can then live in a frame, and a template instantiated with it can be
   // named. Spawns: the body holds a keyword (so the moved body is a cilk
   // procedure).
   bool outline(const Region &R, const std::vector<Region> &Regions, bool AsClosure, bool Spawns) {
     const FunctionDecl *Host = hostFunction(R, Regions);
-    if (!Host || !hostAllowsOutlining(Host, R)) return false;
-    const std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda);
+    if (!Host) return refuse("it is not inside a function body");
+    if (!hostAllowsOutlining(Host, R)) return false;
+    const std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda, WhyNot);
     if (!Template) return false;
     // A named closure is a plain class. For a lambda that does not spawn,
     // a generic one's gets a member template operator(), and one in a
@@ -300,10 +315,22 @@ class Outliner {
     // template with the host's parameters.
     const bool GenericClosure = AsClosure && R.Lambda->isGenericLambda() && !Spawns && !Host->isTemplated();
     const bool TemplateClosure = AsClosure && !R.Lambda->isGenericLambda() && Host->getDescribedFunctionTemplate();
-    if (AsClosure && !Template->empty() && !GenericClosure && !TemplateClosure) return false;
+    if (AsClosure && !Template->empty() && !GenericClosure && !TemplateClosure)
+      return refuse(R.Lambda->isGenericLambda()
+                        ? "it is generic and is kept where it must become a named class (in a variable that lives "
+                          "across a spawn, or passed to a template that spawns), which a generic lambda that spawns "
+                          "or is inside a template cannot"
+                        : "it is kept where it must become a named class (in a variable that lives across a spawn, "
+                          "or passed to a template that spawns), which a lambda in a member of a class template "
+                          "cannot");
     OuterUses Uses(SM, R);
     Uses.TraverseStmt(const_cast<Stmt *>(R.body()));
-    if (Uses.Blocked) return false;
+    if (const NamedDecl *Local = Uses.Blocker)
+      return refuse(fmt::format("it uses '{}', {} declared in its function", Local->getName(),
+                                isa<TypeDecl>(Local)           ? "a type"
+                                : isa<EnumConstantDecl>(Local) ? "an enumerator"
+                                : isa<FunctionDecl>(Local)     ? "a function"
+                                                               : "a variable"));
 
     std::vector<Parameter> Params;
     bool CapturesThis = false;
@@ -318,9 +345,9 @@ class Outliner {
         // instantiation deduces, or void.
         if (!Spawns) ReturnType = "auto";
         else if (std::optional<std::string> Common = commonDeducedResult(Ctx, Host, *R.Lambda)) ReturnType = *Common;
-        else if (!returnsNoValue(*R.Lambda)) return false;
+        else if (!returnsNoValue(*R.Lambda)) return refuse("its instantiations deduce different result types");
       } else {
-        if (!isNameableOutsideFunction(Result)) return false;
+        if (!isNameableOutsideFunction(Result)) return refuse("its result type cannot be named outside its function");
         ReturnType = typeQualified(Ctx, Result);
       }
       if (Op->getType()->castAs<FunctionProtoType>()->isNothrow()) Qualifiers = " noexcept";
@@ -328,7 +355,8 @@ class Outliner {
       if (!loopParameters(*R.Loop, Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     } else {
-      if (leavesBody(R.body()) || !referenceParameters(Uses, Params)) return false;
+      if (leavesBody(R.body())) return refuse("it leaves its block other than at its end");
+      if (!referenceParameters(Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     }
     std::vector<TextEdit> Edits;
@@ -339,7 +367,7 @@ class Outliner {
       Found.TraverseStmt(const_cast<Stmt *>(R.body()));
       if (!Found.Found.empty()) {
         for (const CXXThrowExpr *E : Found.Found) {
-          if (E->getThrowLoc().isMacroID()) return false;
+          if (E->getThrowLoc().isMacroID()) return refuse("a 'throw' in it is written by a macro");
           Edits.push_back({SM.getFileOffset(E->getThrowLoc()), std::strlen("throw"),
                            "::std::rethrow_exception(__cilkpp_handled)"});
         }
@@ -355,10 +383,12 @@ class Outliner {
     }
     const Decl *NamedByBody = R.Lambda ? R.Lambda->getCallOperator() : Host;
     std::optional<std::string> BodyText = movedBody(R, NamedByBody, std::move(Edits));
-    if (!BodyText || clashes(R, Params)) return false;
+    if (!BodyText) return refuse("a 'continue' in it is written by a macro");
+    if (std::optional<std::string> Clash = clash(R, Params))
+      return refuse(fmt::format("it declares '{}', the name of a variable of its function that it uses", *Clash));
 
     const auto *Method = dyn_cast<CXXMethodDecl>(Host);
-    if (CapturesThis && (!Method || !Method->isInstance())) return false;
+    if (CapturesThis && (!Method || !Method->isInstance())) return refuse("it uses 'this' outside a member function");
     const bool Instance = CapturesThis;
     if (Instance && Method->isConst()) Qualifiers = " const" + Qualifiers;
 
@@ -385,7 +415,7 @@ class Outliner {
     if (AsClosure) {
       Closure = closureClass(*R.Lambda, ClosureName, Qualifier, Name + Template->Arguments, Params, ThisMember,
                              TemplateClosure ? Template->Head : "", GenericClosure ? Template->Head : "");
-      if (!Closure) return false;
+      if (!Closure) return refuse("its parameters cannot be declared outside it");
     }
 
     // The call (or the closure object) left in place keeps the lines.
@@ -460,7 +490,16 @@ class Outliner {
     return true;
   }
 
+  // Why the last outline() returned false: a clause that completes "this
+  // lambda runs serially: ...".
+  const std::string &whyNot() const { return WhyNot; }
+
  private:
+  bool refuse(std::string Reason) {
+    WhyNot = std::move(Reason);
+    return false;
+  }
+
   // "template <class T> " as the host template declares its parameters.
   std::string hostTemplateHead(const FunctionTemplateDecl *Template) const {
     const CharSourceRange Range = fileRange(SM, Template->getTemplateParameters()->getSourceRange());
@@ -490,17 +529,25 @@ class Outliner {
     // template: the outlined function may call it.)
     if (Host->getTemplateSpecializationKind() != TSK_Undeclared &&
         (isa<CXXMethodDecl>(Host) || Host->getTemplateSpecializationKind() != TSK_ExplicitSpecialization))
-      return false;
-    if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Host->getBeginLoc()))) return false;
+      return refuse("its function is a specialization of a member of a template");
+    if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Host->getBeginLoc())))
+      return refuse("its function is written by a macro");
     if (const auto *Method = dyn_cast<CXXMethodDecl>(Host)) {
       const CXXRecordDecl *Class = Method->getParent();
-      if (Class->isLocalClass() || Class->isLambda() || isa<ClassTemplateSpecializationDecl>(Class)) return false;
+      if (Class->isLocalClass()) return refuse("its function is a member of a local class");
+      if (Class->isLambda() || isa<ClassTemplateSpecializationDecl>(Class))
+        return refuse("its function is a member of a class template specialization");
       const SourceLocation RBrace = Class->getBraceRange().getEnd();
-      if (RBrace.isInvalid() || RBrace.isMacroID() || !SM.isWrittenInMainFile(RBrace)) return false;
-      if (Host->isOutOfLine() && !Host->getQualifierLoc()) return false;
-    } else if (!Host->getLexicalDeclContext()->getRedeclContext()->isFileContext() ||
-               isa<LinkageSpecDecl>(Host->getLexicalDeclContext())) {
-      return false;  // (the host's prototype and the outlined function would differ in linkage)
+      if (RBrace.isInvalid() || RBrace.isMacroID() || !SM.isWrittenInMainFile(RBrace))
+        return refuse("the end of its function's class is written by a macro");
+      if (Host->isOutOfLine() && !Host->getQualifierLoc())
+        return refuse("its function is defined outside its class without naming it");
+    } else if (isa<LinkageSpecDecl>(Host->getLexicalDeclContext())) {
+      // (The host's prototype and the outlined function would differ in
+      // linkage.)
+      return refuse("its function is inside an 'extern \"C\"' block");
+    } else if (!Host->getLexicalDeclContext()->getRedeclContext()->isFileContext()) {
+      return refuse("its function is a friend defined in a class");
     }
     // Names brought into the host's body by using-declarations (`using
     // namespace std;`) before the region, in a block around it, are
@@ -511,13 +558,14 @@ class Outliner {
     const CharSourceRange Region = bodyRange(R);
     for (const Decl *D : Names.Found) {
       if (R.contains(SM.getFileOffset(SM.getExpansionLoc(D->getLocation())))) continue;
-      if (D->getBeginLoc().isMacroID() || D->getEndLoc().isMacroID()) return false;
+      if (D->getBeginLoc().isMacroID() || D->getEndLoc().isMacroID())
+        return refuse("a using-declaration before it in its function is written by a macro");
       if (!SM.isBeforeInTranslationUnit(D->getEndLoc(), Region.getBegin())) continue;
       auto Statements = Ctx.getParents(*D);
       const auto *Declaration = Statements.empty() ? nullptr : Statements[0].get<DeclStmt>();
       auto Blocks = Declaration ? Ctx.getParents(*Declaration) : DynTypedNodeList(DynTypedNode());
       const auto *Block = Blocks.empty() ? nullptr : Blocks[0].get<CompoundStmt>();
-      if (!Block) return false;
+      if (!Block) return refuse("a using-declaration before it in its function is not in a block");
       if (SM.isBeforeInTranslationUnit(Block->getRBracLoc(), Region.getEnd())) continue;
       Usings += Lexer::getSourceText(fileRange(SM, D->getSourceRange()), SM, Ctx.getLangOpts()).str() + "; ";
     }
@@ -528,7 +576,7 @@ class Outliner {
 
   // Captures first (by reference), then the lambda's own parameters.
   bool lambdaParameters(const LambdaExpr &L, const OuterUses &Uses, std::vector<Parameter> &Params,
-                        bool &CapturesThis) const {
+                        bool &CapturesThis) {
     const CXXMethodDecl *Op = L.getCallOperator();
     llvm::DenseSet<const ValueDecl *> Captured;
     auto AddCapture = [&](const ValueDecl *D, bool ByCopy) {
@@ -538,9 +586,11 @@ class Outliner {
       if (ByCopy && Op->isConst()) T.addConst();
       // (In a template, a local declared `auto` has no type to write yet: one
       // holding a lambda never has.)
-      if (Stored->isUndeducedType() || (Stored->isDependentType() && Stored->getContainedDeducedType()) ||
-          !isNameableOutsideFunction(T))
-        return false;
+      if (Stored->isUndeducedType() || (Stored->isDependentType() && Stored->getContainedDeducedType()))
+        return refuse(fmt::format("'{}', which it captures, is declared 'auto' in a template", D->getName()));
+      if (!isNameableOutsideFunction(T))
+        return refuse(fmt::format("the type of '{}', which it captures, cannot be named outside its function",
+                                  D->getName()));
       // A private member type is spelled through the call that made the
       // variable (typeQualified), if one did.
       if (const auto *V = dyn_cast<VarDecl>(D))
@@ -548,7 +598,9 @@ class Outliner {
             Function && hiddenMemberType(Stored, Function)) {
           const std::vector<HiddenTypeSource> Sources = hiddenTypeSources(Function);
           if (llvm::none_of(Sources, [&](const HiddenTypeSource &S) { return Ctx.hasSameUnqualifiedType(S.Type, Stored); }))
-            return false;
+            return refuse(fmt::format("the type of '{}', which it captures, is a private or protected member type "
+                                      "that no public call in its function names",
+                                      D->getName()));
           for (const HiddenTypeSource &S : Sources) nameHiddenTypeThrough(Ctx, S.Type, S.Source);
         }
       Parameter P{declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
@@ -567,20 +619,22 @@ class Outliner {
     };
     for (const LambdaCapture &C : L.captures()) {
       if (C.capturesThis()) {
-        if (C.getCaptureKind() == LCK_StarThis) return false;  // the copy of *this has no name to pass
+        // (The copy of *this has no name to pass.)
+        if (C.getCaptureKind() == LCK_StarThis) return refuse("it captures '*this' by copy");
         CapturesThis = true;
         continue;
       }
-      if (!C.capturesVariable() || !AddCapture(C.getCapturedVar(), C.getCaptureKind() == LCK_ByCopy)) return false;
+      if (!C.capturesVariable()) return refuse("it captures the size of a variable-length array");
+      if (!AddCapture(C.getCapturedVar(), C.getCaptureKind() == LCK_ByCopy)) return false;
     }
     // Everything else the body names from around it is captured by the
     // default: in a template Clang leaves implicit captures of variables
     // whose use is type-dependent to each instantiation.
     for (const auto &[D, Type] : Uses.Vars) {
       if (Captured.contains(D) || llvm::is_contained(Op->parameters(), D)) continue;
-      if (L.getCaptureDefault() == LCD_None || !L.getCallOperator()->isDependentContext() ||
-          !AddCapture(D, L.getCaptureDefault() == LCD_ByCopy))
-        return false;
+      if (L.getCaptureDefault() == LCD_None || !L.getCallOperator()->isDependentContext())
+        return refuse(fmt::format("it uses '{}' of its function without capturing it", D->getName()));
+      if (!AddCapture(D, L.getCaptureDefault() == LCD_ByCopy)) return false;
     }
     for (const ParmVarDecl *P : Op->parameters()) {
       if (P->getName().empty()) continue;  // unused by the body
@@ -588,13 +642,15 @@ class Outliner {
       if (T->isDependentType()) {
         std::optional<std::string> Declaration =
             L.isGenericLambda() ? genericParameterDeclaration(Ctx, P) : declareQualified(Ctx, T, P->getName());
-        if (!Declaration) return false;
+        if (!Declaration)
+          return refuse(fmt::format("its parameter '{}' cannot be declared outside it", P->getName()));
         Parameter Param{*Declaration, forwardDependent(P->getName()), P->getName().str()};
         Param.Forwarded = Param.Argument;
         Params.push_back(std::move(Param));
         continue;
       }
-      if (!isNameableOutsideFunction(T)) return false;
+      if (!isNameableOutsideFunction(T))
+        return refuse(fmt::format("the type of its parameter '{}' cannot be named outside its function", P->getName()));
       std::string Argument = P->getName().str();
       // The parameter is the lambda's own; it moves on, as a forwarding
       // call would.
@@ -609,10 +665,13 @@ class Outliner {
 
   // A named closure holds copies and pointers it can initialise from the
   // capture list; an array copy cannot be.
-  bool closureAllowed(const LambdaExpr &L) const {
+  bool closureAllowed(const LambdaExpr &L) {
     for (const LambdaCapture &C : L.captures())
       if (C.capturesVariable() && C.getCaptureKind() == LCK_ByCopy && C.getCapturedVar()->getType()->isArrayType())
-        return false;
+        return refuse(fmt::format("it captures the array '{}' by copy and is kept where it must become a named "
+                                  "class (in a variable that lives across a spawn, or passed to a template that "
+                                  "spawns)",
+                                  C.getCapturedVar()->getName()));
     return true;
   }
 
@@ -660,11 +719,11 @@ class Outliner {
 
   // What a loop or handler body uses from around it, by reference (a
   // handler's exception variable among them), except Skip.
-  bool referenceParameters(const OuterUses &Uses, std::vector<Parameter> &Params,
-                           const ValueDecl *Skip = nullptr) const {
+  bool referenceParameters(const OuterUses &Uses, std::vector<Parameter> &Params, const ValueDecl *Skip = nullptr) {
     for (const auto &[D, Type] : Uses.Vars) {
       if (D == Skip) continue;
-      if (!isNameableOutsideFunction(Type)) return false;
+      if (!isNameableOutsideFunction(Type))
+        return refuse(fmt::format("the type of '{}', which it uses, cannot be named outside its function", D->getName()));
       Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(Type), D->getName()), D->getName().str(),
                         D->getName().str()});
     }
@@ -672,8 +731,11 @@ class Outliner {
   }
 
   // The variables the body uses, by reference; the loop variable by value.
-  bool loopParameters(const ParallelLoop &L, const OuterUses &Uses, std::vector<Parameter> &Params) const {
-    if (!referenceParameters(Uses, Params, L.Var) || !isNameableOutsideFunction(L.Var->getType())) return false;
+  bool loopParameters(const ParallelLoop &L, const OuterUses &Uses, std::vector<Parameter> &Params) {
+    if (!referenceParameters(Uses, Params, L.Var)) return false;
+    if (!isNameableOutsideFunction(L.Var->getType()))
+      return refuse(fmt::format("the type of its loop variable '{}' cannot be named outside its function",
+                                L.Var->getName()));
     Params.push_back({declareQualified(Ctx, L.Var->getType(), L.Var->getName()), L.Var->getName().str(),
                       L.Var->getName().str()});
     return true;
@@ -708,17 +770,17 @@ class Outliner {
   }
 
   // A variable declared at the top of the moved body with a parameter's
-  // name would redeclare the parameter.
-  bool clashes(const Region &R, const std::vector<Parameter> &Params) const {
+  // name would redeclare the parameter: that name.
+  std::optional<std::string> clash(const Region &R, const std::vector<Parameter> &Params) const {
     const auto *Block = dyn_cast<CompoundStmt>(R.body());
-    if (!Block) return false;
+    if (!Block) return std::nullopt;
     llvm::StringSet<> Names;
     for (const Parameter &P : Params) Names.insert(P.Name);
     for (const Stmt *S : Block->body())
       if (const auto *DS = dyn_cast<DeclStmt>(S))
         for (const Decl *D : DS->decls())
-          if (const auto *ND = dyn_cast<NamedDecl>(D); ND && Names.contains(ND->getName())) return true;
-    return false;
+          if (const auto *ND = dyn_cast<NamedDecl>(D); ND && Names.contains(ND->getName())) return ND->getName().str();
+    return std::nullopt;
   }
 
   // Where the outlined definition goes: before the host's first token
@@ -760,6 +822,7 @@ class Outliner {
   StringRef FileName;
   FreshNames Names;
   bool IncludedExceptionHeader = false;
+  std::string WhyNot;
 };
 
 // Lambdas held in locals (`auto f = [&] { ... };`), with the local.
@@ -844,7 +907,8 @@ bool liveInFrame(ASTContext &Ctx, const VarDecl *V, const std::vector<Region> &R
 }  // namespace
 
 std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
-                                                 ArrayRef<GrainPragma> Pragmas, StringRef FileName) {
+                                                 ArrayRef<GrainPragma> Pragmas, StringRef FileName,
+                                                 SerialBodyReasons &Refused) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<ParallelLoop> Loops;
   bindParallelLoops(Ctx, Uses, Pragmas, Loops);
@@ -899,6 +963,7 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   for (const Region *R : Candidates) {
     if (llvm::any_of(Moved, [&](const Region *M) { return M->contains(*R); })) continue;
     if (O.outline(*R, Regions, Closures.contains(R), Spawning.contains(R))) Moved.push_back(R);
+    else if (Spawning.contains(R)) Refused[R->Begin] = O.whyNot();
   }
   if (Moved.empty()) return std::nullopt;
   const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());

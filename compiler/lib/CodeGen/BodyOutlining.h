@@ -16,6 +16,7 @@
 
 #include "Dialect/Keywords.h"
 #include "Dialect/Pragmas.h"
+#include "Sema/ProcedureFinder.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -29,8 +30,10 @@ namespace cilkpp {
 // translator parses the result again, where the moved bodies are ordinary
 // cilk procedures; a body nested in a moved one moves in the next round.
 // Bodies that cannot move (in templates, using local types, ...) stay where
-// they are, and the semantic checks warn that they run serially.
+// they are, and the semantic checks warn that they run serially, saying
+// why: Refused receives the reason for each body that holds a keyword.
 std::optional<std::string> outlineSpawningBodies(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses,
-                                                 llvm::ArrayRef<GrainPragma> Pragmas, llvm::StringRef FileName);
+                                                 llvm::ArrayRef<GrainPragma> Pragmas, llvm::StringRef FileName,
+                                                 SerialBodyReasons &Refused);
 
 }  // namespace cilkpp

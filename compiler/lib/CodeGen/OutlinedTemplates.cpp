@@ -55,38 +55,71 @@ class LambdasAt : public RecursiveASTVisitor<LambdasAt> {
 
 }  // namespace
 
-std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const FunctionDecl *Host, const LambdaExpr *Lambda) {
+std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const FunctionDecl *Host, const LambdaExpr *Lambda,
+                                                 std::string &WhyNot) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<std::string> Params, Arguments;
   const auto *Method = dyn_cast<CXXMethodDecl>(Host);
+  // A member of a class template moves only from a definition in the class
+  // (outside it the head would be two heads), and not from a class nested
+  // in another template.
+  auto MemberOfClassTemplateMovable = [&] {
+    if (!Method || !Method->getParent()->getDescribedClassTemplate())
+      WhyNot = "its function is a template inside another template";
+    else if (Method->isOutOfLine())
+      WhyNot = "its function is a member of a class template defined outside its class";
+    else if (Method->getParent()->getDeclContext()->isDependentContext())
+      WhyNot = "its function is a member of a class template nested in another template";
+    else
+      return true;
+    return false;
+  };
   if (const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate()) {
     // A member function template's body becomes another member function
-    // template; in a class template, only from a definition in the class
-    // (outside it the head would be two heads).
-    if (Host->getDeclContext()->isDependentContext() &&
-        (!Method || Method->isOutOfLine() || !Method->getParent()->getDescribedClassTemplate() ||
-         Method->getParent()->getDeclContext()->isDependentContext()))
-      return std::nullopt;
+    // template.
+    if (Host->getDeclContext()->isDependentContext() && !MemberOfClassTemplateMovable()) return std::nullopt;
     const TemplateParameterList *List = Template->getTemplateParameters();
-    if (List->getRequiresClause() || List->hasParameterPack()) return std::nullopt;
+    if (List->getRequiresClause()) {
+      WhyNot = "its function template has a requires-clause";
+      return std::nullopt;
+    }
+    if (List->hasParameterPack()) {
+      WhyNot = "its function template has a parameter pack";
+      return std::nullopt;
+    }
     for (const NamedDecl *P : *List) {
-      if (P->getName().empty() || hasDefaultArgument(P)) return std::nullopt;
+      if (P->getName().empty()) {
+        WhyNot = "its function template has an unnamed template parameter";
+        return std::nullopt;
+      }
+      if (hasDefaultArgument(P)) {
+        WhyNot = fmt::format("its function template's parameter '{}' has a default argument", P->getName());
+        return std::nullopt;
+      }
       const CharSourceRange Range = fileRange(SM, P->getSourceRange());
-      if (Range.isInvalid()) return std::nullopt;
+      if (Range.isInvalid()) {
+        WhyNot = "its function template's parameters are written by a macro";
+        return std::nullopt;
+      }
       Params.push_back(Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str());
       Arguments.push_back(P->getName().str());
     }
   } else if (Host->isTemplated()) {
     // A member function of a class template, defined in the class: the body
     // becomes another member, in the scope of the class's parameters.
-    if (!Method || Method->isOutOfLine() || !Method->getParent()->getDescribedClassTemplate() ||
-        Method->getParent()->getDeclContext()->isDependentContext())
-      return std::nullopt;
+    if (!MemberOfClassTemplateMovable()) return std::nullopt;
   }
   if (Lambda && Lambda->isGenericLambda()) {
     for (const NamedDecl *P : *Lambda->getTemplateParameterList()) {
       const auto *Invented = dyn_cast<TemplateTypeParmDecl>(P);
-      if (!Invented || !Invented->isImplicit() || Invented->isParameterPack()) return std::nullopt;
+      if (!Invented || !Invented->isImplicit()) {
+        WhyNot = "it has an explicit template parameter list";
+        return std::nullopt;
+      }
+      if (Invented->isParameterPack()) {
+        WhyNot = "it has an 'auto...' parameter";
+        return std::nullopt;
+      }
       Params.push_back("class " + inventedName(Invented->getIndex()));
     }
   }

@@ -23,17 +23,17 @@ struct OutlinedTemplate {
   bool empty() const { return Head.empty(); }
 };
 
-// nullopt when the body cannot move as a template: a host template with a
-// parameter pack, a default argument (its prototype would repeat it) or a
-// requires-clause, a member function template of a class template defined
-// outside its class, a member of a class template defined outside its class
-// or nested in another template, a lambda with an explicit template
-// parameter list or an `auto...` pack. A member function template's body
-// becomes a member function template with the host's parameters; a member
-// of a class template defined in its class needs no head of its own.
-// Lambda is null for a cilk_for body.
+// nullopt, with WhyNot saying why, when the body cannot move as a template:
+// a host template with a parameter pack, a default argument (its prototype
+// would repeat it) or a requires-clause, a member function template of a
+// class template defined outside its class, a member of a class template
+// defined outside its class or nested in another template, a lambda with an
+// explicit template parameter list or an `auto...` pack. A member function
+// template's body becomes a member function template with the host's
+// parameters; a member of a class template defined in its class needs no
+// head of its own. Lambda is null for a cilk_for body.
 std::optional<OutlinedTemplate> outlinedTemplate(clang::ASTContext &Ctx, const clang::FunctionDecl *Host,
-                                                 const clang::LambdaExpr *Lambda);
+                                                 const clang::LambdaExpr *Lambda, std::string &WhyNot);
 
 // A generic lambda's parameter declared for the outlined template:
 // `const auto &k` becomes `const __cilkpp_auto_1 &k`. nullopt when the

@@ -110,10 +110,11 @@ const DeclContext *overloadScope(const FunctionDecl *FD) {
 }
 
 bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses,
-                         llvm::ArrayRef<GrainPragma> Pragmas, EmitSettings Settings) {
+                         llvm::ArrayRef<GrainPragma> Pragmas, const SerialBodyReasons &SerialBodies,
+                         EmitSettings Settings) {
   const StringRef FileName = Settings.FileName;
   SemaResult Sema;
-  findCilkProcedures(Ctx, Uses, Pragmas, Sema);
+  findCilkProcedures(Ctx, Uses, Pragmas, Sema, SerialBodies);
 
   // Every procedure that passed the semantic checks is analysed, so one run
   // reports all the errors it can.
@@ -254,10 +255,11 @@ class TranslationConsumer : public ASTConsumer {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     const SourceManager &SM = Ctx.getSourceManager();
     if (!Options.Serial && reportReducers(Ctx.getDiagnostics())) return;
+    SerialBodyReasons SerialBodies;
     if (!Options.Serial && MayOutline) {
       // The next round reports whatever this one would.
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
-      Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath);
+      Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath, SerialBodies);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
       if (!Result.Outlined) {
         // (One semantic pass for the two rounds that rewrite procedures' own
@@ -278,7 +280,7 @@ class TranslationConsumer : public ASTConsumer {
       elideKeywords(Main, Uses, Pragmas);
     } else {
       SignatureTables Signatures(Ctx, Options.InputPath);
-      if (!translateProcedures(Ctx, Main, Uses, Pragmas,
+      if (!translateProcedures(Ctx, Main, Uses, Pragmas, SerialBodies,
                                {Options.InputPath, Options.CountSpawns, Options.PollPoints, &Signatures}))
         return;
       if (Options.DumpSignatures) {

@@ -6,6 +6,7 @@
 #include "Sema/StatementPosition.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
+#include "Support/SourceRanges.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/Attr.h"
@@ -114,8 +115,8 @@ class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
 
 class Binder {
  public:
-  Binder(ASTContext &Ctx, SemaResult &Result)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Result(Result) {}
+  Binder(ASTContext &Ctx, SemaResult &Result, const SerialBodyReasons &Reasons)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Result(Result), Reasons(Reasons) {}
 
   void run(ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas) {
     bindParallelLoops(Ctx, Uses, Pragmas, Result.Loops);
@@ -125,18 +126,21 @@ class Binder {
     std::map<const FunctionDecl *, std::vector<KeywordUse>> ByFunction;
     for (const KeywordUse &U : Uses) {
       if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) continue;
-      if (enclosingLoop(SM, Result.Loops, U.Loc)) {
-        diag::report(Diags, U.Loc, diag::KeywordInLoopBody) << U.Spelling;
+      const BodyRange *Body = innermostBody(Collector.Bodies, SM.getFileOffset(U.Loc));
+      if (const ParallelLoop *Loop = enclosingLoop(SM, Result.Loops, U.Loc)) {
+        const unsigned LoopBody = SM.getFileOffset(fileRange(SM, Loop->Loop->getBody()->getSourceRange()).getBegin());
+        // (The keyword's own body may be a lambda inside the loop's.)
+        diag::report(Diags, U.Loc, diag::KeywordInLoopBody)
+            << U.Spelling << reasonFor(Body && Body->Begin > LoopBody ? Body->Begin : LoopBody);
         Result.RemovedKeywords.push_back(U.Loc);
         continue;
       }
-      const BodyRange *Body = innermostBody(Collector.Bodies, SM.getFileOffset(U.Loc));
       if (!Body) {
         diag::report(Diags, U.Loc, diag::KeywordOutsideFunction) << U.Spelling;
         continue;
       }
       if (!Body->Function) {
-        diag::report(Diags, U.Loc, diag::KeywordInLambda) << U.Spelling;
+        diag::report(Diags, U.Loc, diag::KeywordInLambda) << U.Spelling << reasonFor(Body->Begin);
         Result.RemovedKeywords.push_back(U.Loc);
         continue;
       }
@@ -407,17 +411,24 @@ class Binder {
     return true;
   }
 
+  // Why the body beginning at Offset stays serial.
+  std::string reasonFor(unsigned Offset) const {
+    auto It = Reasons.find(Offset);
+    return It != Reasons.end() ? It->second : "it cannot move out of its function";
+  }
+
   ASTContext &Ctx;
   const SourceManager &SM;
   DiagnosticsEngine &Diags;
   SemaResult &Result;
+  const SerialBodyReasons &Reasons;
 };
 
 }  // namespace
 
 void findCilkProcedures(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas,
-                        SemaResult &Result) {
-  Binder(Ctx, Result).run(Uses, Pragmas);
+                        SemaResult &Result, const SerialBodyReasons &Reasons) {
+  Binder(Ctx, Result, Reasons).run(Uses, Pragmas);
 }
 
 }  // namespace cilkpp

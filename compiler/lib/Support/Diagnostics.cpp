@@ -16,11 +16,8 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error, "cilkpp: keyword '%0' inside a macro is not supported"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' outside of a function body"},
     {clang::DiagnosticsEngine::Warning,
-     "cilkpp: '%0' inside this lambda runs serially: a lambda outside a function body; in a member of a class "
-     "template defined outside its class, or in a function template with a parameter pack, a default template "
-     "argument or a requires-clause; with an explicit template parameter list, an 'auto...' parameter, or a result "
-     "type its instantiations deduce differently; or one that uses a type or name local to its function, does not "
-     "become a cilk procedure in this version (its calls still complete before it returns)"},
+     "cilkpp: '%0' inside this lambda runs serially: %1, so it does not become a cilk procedure in this version "
+     "(its calls still complete before it returns)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: 'cilk' may only be applied to a function declaration"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a function call"},
     {clang::DiagnosticsEngine::Error, "cilkpp: spawning %0 is not supported yet"},
@@ -77,10 +74,8 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: the loop variable '%0' of a cilk_for must not be modified in its body"},
     {clang::DiagnosticsEngine::Warning,
-     "cilkpp: '%0' inside this cilk_for body runs serially: a body in a member of a class template defined outside "
-     "its class, or in a function template with a parameter pack, a default template argument or a "
-     "requires-clause, or one that uses a type or name local to its function, does not become a cilk procedure in "
-     "this version (the loop's iterations still run in parallel)"},
+     "cilkpp: '%0' inside this cilk_for body runs serially: %1, so it does not become a cilk procedure in this "
+     "version (the loop's iterations still run in parallel)"},
     {clang::DiagnosticsEngine::Error, "cilkpp: '%0' must be followed by a block"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: %0 out of a '%1' block is not supported yet (it would skip the block's implicit sync)"},
