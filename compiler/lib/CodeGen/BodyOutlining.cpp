@@ -414,7 +414,8 @@ class Outliner {
     std::optional<std::string> Closure;
     if (AsClosure) {
       Closure = closureClass(*R.Lambda, ClosureName, Qualifier, Name + Template->Arguments, Params, ThisMember,
-                             TemplateClosure ? Template->Head : "", GenericClosure ? Template->Head : "");
+                             Template->ClassHead + (TemplateClosure ? Template->Head : ""),
+                             GenericClosure ? Template->Head : "");
       if (!Closure) return refuse("its parameters cannot be declared outside it");
     }
 
@@ -465,7 +466,7 @@ class Outliner {
                             fmt::format(" private: {}{}{}; {}", Template->Head, Instance ? "" : "static ", Signature,
                                         AsClosure ? fmt::format("public: {}struct {}; ", TemplateClosure ? Template->Head : "", ClosureName)
                                                   : ""));
-      Definition += fmt::format("{}{} {}{}({}){}{}\n", Template->Head, ReturnType, Qualifier, Name, ParamList,
+      Definition += fmt::format("{}{}{} {}{}({}){}{}\n", Template->ClassHead, Template->Head, ReturnType, Qualifier, Name, ParamList,
                                 Qualifiers, PlacedBody);
       if (Closure) Definition += *Closure + "\n";
     } else {
@@ -788,7 +789,9 @@ class Outliner {
   // specifier).
   SourceLocation beginOf(const FunctionDecl *Host) const {
     SourceLocation Begin = SM.getExpansionLoc(Host->getOuterLocStart());
-    if (const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate())
+    // (A member template of a class template defined outside the class
+    // starts with the class's head, `template <class T> template <class F>`.)
+    if (const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate(); Template && !Host->getNumTemplateParameterLists())
       Begin = SM.getExpansionLoc(Template->getTemplateParameters()->getTemplateLoc());
     for (const Attr *A : Host->attrs()) {
       if (A->isInherited() || A->isImplicit() || A->getRange().isInvalid()) continue;

@@ -60,19 +60,44 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<std::string> Params, Arguments;
   const auto *Method = dyn_cast<CXXMethodDecl>(Host);
-  // A member of a class template moves only from a definition in the class
-  // (outside it the head would be two heads), and not from a class nested
-  // in another template.
+  OutlinedTemplate Result;
+  // A member of a class template, not nested in another template. Defined
+  // outside the class, the moved body is defined there too, under the
+  // class's template head as the definition writes it; declared in the
+  // class, its types must read the same there, so the definition must name
+  // the class's parameters as the class does.
   auto MemberOfClassTemplateMovable = [&] {
-    if (!Method || !Method->getParent()->getDescribedClassTemplate())
+    const ClassTemplateDecl *Class = Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
+    if (!Class) {
       WhyNot = "its function is a template inside another template";
-    else if (Method->isOutOfLine())
-      WhyNot = "its function is a member of a class template defined outside its class";
-    else if (Method->getParent()->getDeclContext()->isDependentContext())
+      return false;
+    }
+    if (Method->getParent()->getDeclContext()->isDependentContext()) {
       WhyNot = "its function is a member of a class template nested in another template";
-    else
-      return true;
-    return false;
+      return false;
+    }
+    if (!Method->isOutOfLine()) return true;
+    if (Method->getNumTemplateParameterLists() != 1) {
+      WhyNot = "its function is a member of a class template defined outside its class";
+      return false;
+    }
+    const TemplateParameterList *Outer = Method->getTemplateParameterList(0);
+    const TemplateParameterList *Declared = Class->getTemplateParameters();
+    for (unsigned I = 0; I < Outer->size() && I < Declared->size(); ++I)
+      if (Outer->getParam(I)->getName() != Declared->getParam(I)->getName()) {
+        WhyNot = fmt::format("its definition outside the class renames the class's template parameter '{}' to '{}'",
+                             Declared->getParam(I)->getName(), Outer->getParam(I)->getName());
+        return false;
+      }
+    SourceRange Written = Outer->getSourceRange();
+    if (const Expr *Requires = Outer->getRequiresClause()) Written.setEnd(Requires->getEndLoc());
+    const CharSourceRange Range = fileRange(SM, Written);
+    if (Range.isInvalid()) {
+      WhyNot = "its function's template head is written by a macro";
+      return false;
+    }
+    Result.ClassHead = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str() + " ";
+    return true;
   };
   if (const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate()) {
     // A member function template's body becomes another member function
@@ -105,8 +130,8 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
       Arguments.push_back(P->getName().str());
     }
   } else if (Host->isTemplated()) {
-    // A member function of a class template, defined in the class: the body
-    // becomes another member, in the scope of the class's parameters.
+    // A member function of a class template: the body becomes another
+    // member, in the scope of the class's parameters.
     if (!MemberOfClassTemplateMovable()) return std::nullopt;
   }
   if (Lambda && Lambda->isGenericLambda()) {
@@ -123,7 +148,6 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
       Params.push_back("class " + inventedName(Invented->getIndex()));
     }
   }
-  OutlinedTemplate Result;
   if (Params.empty()) return Result;
   Result.Head = fmt::format("template <{}> ", fmt::join(Params, ", "));
   if (!Arguments.empty()) Result.Arguments = fmt::format("<{}>", fmt::join(Arguments, ", "));

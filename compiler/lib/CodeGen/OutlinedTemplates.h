@@ -20,18 +20,22 @@ struct OutlinedTemplate {
   // What the call left in place names explicitly: the host's parameters
   // ("<T>"); a generic lambda's are deduced from its arguments.
   std::string Arguments;
+  // For a member of a class template defined outside its class: the class's
+  // head as that definition writes it ("template <class T> "), which the
+  // moved body's definition outside the class repeats before Head.
+  std::string ClassHead;
   bool empty() const { return Head.empty(); }
 };
 
 // nullopt, with WhyNot saying why, when the body cannot move as a template:
 // a host template with a parameter pack, a default argument (its prototype
-// would repeat it) or a requires-clause, a member function template of a
-// class template defined outside its class, a member of a class template
-// defined outside its class or nested in another template, a lambda with an
-// explicit template parameter list or an `auto...` pack. A member function
-// template's body becomes a member function template with the host's
-// parameters; a member of a class template defined in its class needs no
-// head of its own. Lambda is null for a cilk_for body.
+// would repeat it) or a requires-clause, a member of a class template
+// nested in another template, or defined outside its class naming the
+// class's parameters otherwise, a lambda with an explicit template
+// parameter list or an `auto...` pack. A member function template's body
+// becomes a member function template with the host's parameters; a member
+// of a class template needs no head of its own in the class. Lambda is null
+// for a cilk_for body.
 std::optional<OutlinedTemplate> outlinedTemplate(clang::ASTContext &Ctx, const clang::FunctionDecl *Host,
                                                  const clang::LambdaExpr *Lambda, std::string &WhyNot);
 
