@@ -18,6 +18,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <fmt/format.h>
@@ -140,11 +141,25 @@ class OuterUses : public RecursiveASTVisitor<OuterUses> {
     return true;
   }
   bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
-    checkType(TL.getTypedefNameDecl());
+    const TypedefNameDecl *Alias = TL.getTypedefNameDecl();
+    if (!Alias->getParentFunctionOrMethod() || declaredInside(Alias) || LocalAliases.contains(Alias)) return true;
+    // A local alias of a type nameable outside the function is declared
+    // again at the top of the moved body, after the local aliases it uses.
+    // (Not a dependent one: the moved body's parameters would be spelled
+    // through it.)
+    if (!isNameableOutsideFunction(Alias->getUnderlyingType()) || Alias->getUnderlyingType()->isDependentType()) {
+      Blocker = Alias;
+      return true;
+    }
+    TraverseTypeLoc(Alias->getTypeSourceInfo()->getTypeLoc());
+    LocalAliases.insert(Alias);
     return true;
   }
 
   llvm::MapVector<const ValueDecl *, QualType> Vars;  // in order of first use
+  // Aliases declared in the function around the body that the body uses, in
+  // an order that declares each after those it names.
+  llvm::SetVector<const TypedefNameDecl *> LocalAliases;
   bool UsesThis = false;
   // A declaration local to the function around the body that the body
   // names and that cannot be passed in: a type, an enumerator, a function.
@@ -304,6 +319,7 @@ class Outliner {
   // named. Spawns: the body holds a keyword (so the moved body is a cilk
   // procedure).
   bool outline(const Region &R, const std::vector<Region> &Regions, bool AsClosure, bool Spawns) {
+    AliasesToMark.clear();
     const FunctionDecl *Host = hostFunction(R, Regions);
     if (!Host) return refuse("it is not inside a function body");
     if (!hostAllowsOutlining(Host, R)) return false;
@@ -325,6 +341,8 @@ class Outliner {
                           "cannot");
     OuterUses Uses(SM, R);
     Uses.TraverseStmt(const_cast<Stmt *>(R.body()));
+    for (const TypedefNameDecl *Alias : Uses.LocalAliases)
+      if (!redeclareAlias(*Alias)) return false;
     if (const NamedDecl *Local = Uses.Blocker)
       return refuse(fmt::format("it uses '{}', {} declared in its function", Local->getName(),
                                 isa<TypeDecl>(Local)           ? "a type"
@@ -488,6 +506,7 @@ class Outliner {
                   std::string(SM.getSpellingColumnNumber(HostBegin) - 1, ' ');
     Main.InsertTextAfter(HostBegin, Definition);  // after earlier bodies of the same host
     Main.ReplaceText(Replaced, Call);
+    markMovedAliases();
     return true;
   }
 
@@ -572,8 +591,46 @@ class Outliner {
     }
     return true;
   }
-  // The using-declarations the moved body needs (hostAllowsOutlining).
+  // The using-declarations and aliases the moved body needs
+  // (hostAllowsOutlining, redeclareAlias).
   std::string Usings;
+
+  // Adds the statement that declares a local alias to Usings.
+  bool redeclareAlias(const TypedefNameDecl &Alias) {
+    auto Parents = Ctx.getParents(Alias);
+    const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+    const CharSourceRange Range = Declaration ? fileRange(SM, Declaration->getSourceRange()) : CharSourceRange();
+    if (Range.isInvalid() || Declaration->getBeginLoc().isMacroID() || Declaration->getEndLoc().isMacroID())
+      return refuse(fmt::format("it uses '{}', a type declared in its function by a macro", Alias.getName()));
+    std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+    if (StringRef(Usings).contains(Text)) return true;
+    // The translation spells the types it writes without the alias, which
+    // may leave it unused (-Wunused-local-typedefs), here and where the
+    // user declared it.
+    const std::pair<SourceLocation, const char *> Mark = unusedMark(Alias, *Declaration);
+    Text.insert(SM.getFileOffset(Mark.first) - SM.getFileOffset(Range.getBegin()), Mark.second);
+    Usings += Text + " ";
+    if (!Marked.contains(&Alias)) AliasesToMark.push_back(&Alias);
+    return true;
+  }
+  // Where [[maybe_unused]] goes in the statement declaring Alias, spelled.
+  std::pair<SourceLocation, const char *> unusedMark(const TypedefNameDecl &Alias, const DeclStmt &Declaration) const {
+    if (isa<TypeAliasDecl>(Alias))  // using A [[maybe_unused]] = T;
+      return {Lexer::getLocForEndOfToken(Alias.getLocation(), 0, SM, Ctx.getLangOpts()), " [[maybe_unused]]"};
+    return {Declaration.getBeginLoc(), "[[maybe_unused]] "};
+  }
+  // Local aliases the moved body declares again, whose declarations in the
+  // function are marked once it has moved.
+  std::vector<const TypedefNameDecl *> AliasesToMark;
+  llvm::DenseSet<const TypedefNameDecl *> Marked;
+  void markMovedAliases() {
+    for (const TypedefNameDecl *Alias : AliasesToMark) {
+      if (!Marked.insert(Alias).second) continue;
+      const auto *Declaration = Ctx.getParents(*Alias)[0].get<DeclStmt>();
+      const auto [At, Text] = unusedMark(*Alias, *Declaration);
+      Main.InsertTextBefore(At, Text);
+    }
+  }
 
   // Captures first (by reference), then the lambda's own parameters.
   bool lambdaParameters(const LambdaExpr &L, const OuterUses &Uses, std::vector<Parameter> &Params,
