@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ThreadSanitizer checks of the runtime: builds the runtime and its unit
 # tests with -fsanitize=thread in $BUILD_DIR-tsan and runs them, then
-# translates two programs with the regular build's driver, compiles them
+# translates some programs with the regular build's driver, compiles them
 # against the sanitized runtime and runs them with one worker emulated slow,
 # so that steals and muggings happen throughout. Any report fails the run
 # (ThreadSanitizer exits with status 66). Needs scripts/build.sh done first.
@@ -35,4 +35,5 @@ run mug-stress 14 16
 run poll-points
 run root-calls-from-threads
 run call-points 16 50000
+run throws-under-steals 10 1
 echo "tsan: no reports"

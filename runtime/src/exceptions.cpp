@@ -33,6 +33,7 @@ bool hand_to_thief(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
   return false;
 }
 
+
 // The count is 1 plus the children running elsewhere; they hand it back as
 // they complete, and none makes the frame ready (only a suspended sync's
 // count reaches 0), so the worker may wait for them here.
@@ -45,7 +46,6 @@ void wait_for_children(Worker *w, Frame &f) noexcept {
 }
 
 }  // namespace
-
 
 void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
   std::lock_guard<std::mutex> guard(lock_for(f));
@@ -63,21 +63,10 @@ void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq) {
 
 bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
   if (!w->pop()) return hand_to_thief(w, parent, seq);
-  wait_for_children(w, *parent);
+  record_exception(parent, std::current_exception(), seq);
   return true;
 }
 
-void settle_exception(Worker *w, Frame &f) {
-  wait_for_children(w, f);
-  rethrow_earliest(f);
-}
-
-void rethrow_earliest(Frame &parent) {
-  // Children that threw after this one are not spawned yet: a pending
-  // exception is an earlier child's.
-  if (parent.pending != nullptr) rethrow_pending(parent);
-  throw;
-}
 
 bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
   return still_ours(w, parent) || hand_to_thief(w, parent, seq);
@@ -90,6 +79,18 @@ void complete_frame_exceptionally(Worker *w, Frame *f, std::uint32_t seq_in_pare
   record_exception(parent, std::move(thrown->error), seq_in_parent);
   delete thrown;
   hand_back(w, parent);
+}
+
+void settle_exception(Worker *w, Frame &f) {
+  wait_for_children(w, f);
+  // Children that threw are earlier in serial order than this exception.
+  if (f.pending != nullptr) rethrow_pending(f);
+  throw;
+}
+
+void rethrow_first_thrown(Frame &parent) {
+  rethrow_pending(parent);
+  std::terminate();  // (spawn_threw recorded one)
 }
 
 void rethrow_pending(Frame &waiter) {

@@ -118,7 +118,8 @@ Outstanding computeOutstanding(ASTContext &Ctx, const CFG &G, const CilkProcedur
         Changed = true;
       }
       // A handler starts once every child has completed: on the fast path
-      // nothing was stolen, on the resume path settle_exception waited.
+      // nothing was stolen, on the resume path the try block's settle point
+      // synced.
       if (isa_and_nonnull<CXXCatchStmt>(B->getLabel())) State = false;
       llvm::SmallBitVector Previous(Exits.size());
       for (const CFGElement &E : *B) {

@@ -63,7 +63,9 @@ class CloneBuilder {
       : Settings(Settings), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
         RemovedKeywords(RemovedKeywords), Kind(Kind), Tries(Ctx, Frame),
-        Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {}
+        Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {
+    Tries.markThrowPoints([&](unsigned Spawn) { return hasThrowPoint(Spawn); });
+  }
 
   std::optional<std::string> build() {
     collectWholeStatements();
@@ -874,7 +876,7 @@ class CloneBuilder {
     else
       Call = fmt::format("{}({})", calleeText(Site), Args);
     if (Frame.SpawnMayThrow[Index]) {
-      Out += catchingCall(Site, Call);
+      Out += catchingCall(Site, Call, Entry);
     } else {
       Out += HasResult ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
     }
@@ -898,8 +900,25 @@ class CloneBuilder {
     if (Site.TargetLValue) Out += fmt::format("*__t = {}; ", Result);
     Out += "}";
 
-    if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Out, Entry);
+    if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; {}}}", Out, Entry, hasThrowPoint(Index) ? throwPoint(Entry) : "");
     return declaredTarget(Site, Out);
+  }
+
+  // Where a resume clone's spawn whose child threw goes (catchingCall),
+  // reached only by its label: the frame syncs as at a sync statement,
+  // resuming at entry -Entry (a thief never sees that entry: the frame is
+  // off the deque), then throws the first exception in serial order among
+  // its children's.
+  std::string throwPoint(int Entry) const {
+    return fmt::format("if (false) {{ {}: __frame->entry = -{}; if (!::cilkpp::rt::sync(__w, __frame)) return; "
+                       "__cilkpp_rethrow_{}: ::cilkpp::rt::rethrow_first_thrown(*__frame); }} ",
+                       throwLabel(Entry), Entry, Entry);
+  }
+  static std::string throwLabel(int Entry) { return fmt::format("__cilkpp_threw_{}", Entry); }
+  // The spawn is made where it is (not as a call with its temporaries) and
+  // its child may throw.
+  bool hasThrowPoint(unsigned Spawn) const {
+    return Frame.MayThrow && Frame.SpawnMayThrow[Spawn] && !callsWithTemporaries(Proc.Spawns[Spawn]);
   }
 
   // A call point (Analysis/CallPoints.h). The fast clone calls the callee's
@@ -1042,14 +1061,15 @@ class CloneBuilder {
   // A spawned call that may throw: if the continuation was stolen meanwhile,
   // the exception goes to the thief's frame, else on through this clone. On
   // the resume path an earlier child still running elsewhere may throw too,
-  // and the first in serial order wins (exceptions.h).
-  std::string catchingCall(const SpawnSite &Site, const std::string &Call) {
+  // and the first in serial order wins: the frame syncs first, at the
+  // spawn's throw point (throwPoint), and rethrows there (exceptions.h).
+  std::string catchingCall(const SpawnSite &Site, const std::string &Call, int Entry) {
     const std::string Handler =
         Kind == CloneKind::Fast
             ? fmt::format("catch (...) {{ if (::cilkpp::rt::fast_spawn_threw(__w, __frame, __child)) throw; return{}; }} ",
                           isVoid() ? "" : " {}")
-            : std::string("catch (...) { if (::cilkpp::rt::spawn_threw(__w, __frame, __child)) "
-                          "::cilkpp::rt::rethrow_earliest(*__frame); return; } ");
+            : fmt::format("catch (...) {{ if (!::cilkpp::rt::spawn_threw(__w, __frame, __child)) return; goto {}; }} ",
+                          throwLabel(Entry));
     if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
     const std::string R = typeQualified(Ctx, Site.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType());
     return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {0}({1}); __result.ready(); }} "
@@ -1215,18 +1235,32 @@ class CloneBuilder {
   }
 
   // On the resume path children may still run when the procedure's own code
-  // throws in a try block: an inner try around the block's statements waits
-  // for them before the handlers run, and lets an earlier child's exception
-  // win (settle_exception). Inside the block, before its resume dispatch, so
-  // that the dispatch jumps within it. (Also where the procedure counts as
-  // not throwing: a handler of its own may still catch what its code throws,
-  // and the analysis counts on no child running when a handler starts.)
+  // throws in a try block: an inner try around the block's statements
+  // catches the exception before the handlers. Where the block holds
+  // continuation points it records the exception (after every child in
+  // serial order) and goes to the block's settle point, which syncs
+  // (suspending the frame, never waiting on this worker's stack) and then
+  // throws the first exception in serial order on to the handlers; in any
+  // other block, settle_exception waits for the children and does the same.
+  // Inside the block, before its resume dispatch, so that the dispatch jumps
+  // within it. (Also where the procedure counts as not throwing: a handler
+  // of its own may still catch what its code throws, and the analysis counts
+  // on no child running when a handler starts.)
   void settleBeforeHandlers() {
-    for (const CXXTryStmt *Try : Tries.statements()) {
-      const CompoundStmt *Block = Try->getTryBlock();
+    const std::vector<const CXXTryStmt *> &Statements = Tries.statements();
+    for (unsigned T = 0; T < Statements.size(); ++T) {
+      const CompoundStmt *Block = Statements[T]->getTryBlock();
       Final.InsertTextAfterToken(SM.getExpansionLoc(Block->getLBracLoc()), " try {");
-      Final.InsertText(SM.getExpansionLoc(Block->getRBracLoc()),
-                       "} catch (...) { ::cilkpp::rt::settle_exception(__w, *__frame); } ", /*InsertAfter=*/true);
+      const std::string Settle =
+          Tries.hasSettlePoint(T)
+              ? fmt::format("}} catch (...) {{ ::cilkpp::rt::record_exception(__frame, ::std::current_exception(), "
+                            "::cilkpp::rt::continuation_seq); goto __cilkpp_settle_{0}; }} "
+                            "if (false) {{ __cilkpp_settle_{0}: __frame->entry = {1}; if "
+                            "(!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resettle_{0}: "
+                            "::cilkpp::rt::rethrow_first_thrown(*__frame); }} ",
+                            T + 1, Tries.settleEntry(T))
+              : std::string("} catch (...) { ::cilkpp::rt::settle_exception(__w, *__frame); } ");
+      Final.InsertText(SM.getExpansionLoc(Block->getRBracLoc()), Settle, /*InsertAfter=*/true);
     }
   }
 
@@ -1396,8 +1430,12 @@ class CloneBuilder {
       if (Tries.holdPoints()) Out += " bool __cilkpp_resuming = false;";
       if (Frame.MayThrow) Out += " try {";
       Out += " switch (__frame->entry) {";
-      for (const ContinuationPoint &P : Frame.Points) Out += fmt::format(" case {}: {}", P.Entry, Tries.entryCase(P));
+      for (const ContinuationPoint &P : Frame.Points) {
+        Out += fmt::format(" case {}: {}", P.Entry, Tries.entryCase(P));
+        if (Tries.hasThrowPoint(P)) Out += fmt::format(" case -{}: {}", P.Entry, Tries.throwCase(P));
+      }
       if (Frame.MayThrow) Out += fmt::format(" case {}: goto __cilkpp_unwind_resume;", unwindEntry());
+      Out += Tries.settleCases();
       Out += " default: __builtin_unreachable(); }";
       return Out + (Frame.EntryPollAfter ? "" : entryPollText());
     }
@@ -1494,7 +1532,7 @@ class CloneBuilder {
   const FastCloneAvailable &IsCilkCallee;
   ArrayRef<SourceLocation> RemovedKeywords;
   const CloneKind Kind;
-  const TryBlocks Tries;
+  TryBlocks Tries;
   // Frame accesses by file offset: (length replaced, replacement). The
   // source of the texts of subexpressions inside replaced statements.
   TextSubstitutions Substitutions;

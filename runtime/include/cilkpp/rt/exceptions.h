@@ -35,27 +35,34 @@ struct PendingException {
 // order. Thread safe: children completing on different workers may race.
 void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq);
 
-// A spawned call threw on this worker. True: the parent's continuation was
-// not stolen, so an exception goes on through the parent as in the serial
-// program: rethrow_earliest. False: a thief runs the continuation; the
-// exception was handed to it (rethrown at its next sync) and the caller
-// returns at once, as after parent_stolen.
-// On the resume path children spawned before this one may still run on
-// other workers (the frame was stolen since its last sync), and one of them
-// may throw too: true comes only once they have completed.
+// A spawned call threw on this worker, on the resume path. True: the
+// parent's continuation was not stolen; the exception is recorded in the
+// parent, and the parent syncs (suspending while children spawned before
+// this one still run on other workers: one of them may throw too, and come
+// first) and then rethrows the first in serial order where the spawn was
+// (rethrow_pending), as the serial program would. The worker never waits on
+// its C stack here: frames below it there may be what those children wait
+// for. False: a thief runs the continuation; the exception was handed to it
+// (rethrown at its next sync) and the caller returns at once, as after
+// parent_stolen.
 [[gnu::cold]] bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
-// After spawn_threw returned true, in the handler: rethrows what an earlier
-// child threw if one did (it comes first in serial order), else the
-// exception being handled.
-[[noreturn, gnu::cold]] void rethrow_earliest(Frame &parent);
+// After spawn_threw returned true (or the procedure's own code threw in a
+// try block, the exception recorded after every child) and the parent's
+// sync: throws the first exception in serial order among those recorded.
+[[noreturn, gnu::cold]] void rethrow_first_thrown(Frame &parent);
 
-// On the resume path, an exception leaving a try block of the procedure
-// (before the block's handlers see it): children spawned earlier may still
-// run, using the block's variables, and one that throws comes first in
-// serial order. Waits until they have completed, then throws what the
-// earliest of them threw, else rethrows the exception being handled.
+// On the resume path, an exception leaving a try block that holds no
+// continuation point (before the block's handlers see it): children spawned
+// before the block may still run, and one that throws comes first in serial
+// order. Waits for them on this worker's stack (the block has no point to
+// suspend at), then throws what the earliest of them threw, else rethrows
+// the exception being handled. Blocks with points settle by suspending
+// instead (rethrow_first_thrown).
 [[noreturn, gnu::cold]] void settle_exception(Worker *w, Frame &f);
-// The same in a fast clone, whose frame may be latent (exposure.h).
+
+// A spawned call threw in a fast clone, whose frame may be latent
+// (exposure.h) and has no other child running: true, the caller rethrows;
+// false as for spawn_threw.
 [[gnu::cold]] bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
 
 // Ends a frame whose procedure threw on the resume path, after its children
