@@ -896,9 +896,11 @@ class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
 
   bool VisitLambdaExpr(LambdaExpr *L) {
     Written[L->getLambdaClass()] = L;
-    // (A template is visited before its instantiations, whose lambdas are
-    // the template's, where it is written.)
-    AsWritten.try_emplace(L->getBeginLoc().getRawEncoding(), L);
+    // The template's lambda, where it is written, not an instantiation's (a
+    // member of a class template defined outside the class is visited after
+    // the class's instantiations).
+    auto [It, New] = AsWritten.try_emplace(L->getBeginLoc().getRawEncoding(), L);
+    if (!New && L->getCallOperator()->isDependentContext()) It->second = L;
     return true;
   }
   bool VisitVarDecl(VarDecl *V) {
