@@ -377,7 +377,7 @@ class Outliner {
       if (!referenceParameters(Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     }
-    std::vector<TextEdit> Edits;
+    std::vector<TextEdit> Edits = declaredTypesOfOuterVariables(R, Uses);
     // A handler's frame may resume on another thread, where no exception is
     // being handled: `throw;` rethrows the one its call passed on.
     if (R.Handler) {
@@ -466,9 +466,9 @@ class Outliner {
         fmt::format("\n{}{}", NameMacros.Define, lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName));
     // The body on a line of its own at its original line and column, so a
     // diagnostic in it points where the user wrote it and quotes it.
-    if (!Usings.empty())
-      *BodyText = StringRef(*BodyText).starts_with("{") ? "{ " + Usings + BodyText->substr(1)
-                                                        : "{ " + Usings + *BodyText + " }";
+    // (In a block of their own around the body, which may declare the same
+    // names again.)
+    if (!Usings.empty()) *BodyText = "{ " + Usings + *BodyText + " }";
     const std::string PlacedBody =
         fmt::format("\n{}{}{}", lineDirective(SM.getPresumedLineNumber(BodyBegin), FileName),
                     std::string(SM.getSpellingColumnNumber(BodyBegin) - 1, ' '), *BodyText);
@@ -508,6 +508,29 @@ class Outliner {
     Main.ReplaceText(Replaced, Call);
     markMovedAliases();
     return true;
+  }
+
+  // The moved body receives the variables it uses from around it by
+  // reference, so `decltype(v)` there would name a reference type: each
+  // becomes the variable's declared type, spelled.
+  std::vector<TextEdit> declaredTypesOfOuterVariables(const Region &R, const OuterUses &Uses) const {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool VisitDecltypeTypeLoc(DecltypeTypeLoc TL) {
+        if (const auto *E = dyn_cast<DeclRefExpr>(TL.getUnderlyingExpr())) Found.push_back({TL, E->getDecl()});
+        return true;
+      }
+      std::vector<std::pair<DecltypeTypeLoc, const ValueDecl *>> Found;
+    } Finder;
+    Finder.TraverseStmt(const_cast<Stmt *>(R.body()));
+    std::vector<TextEdit> Edits;
+    for (const auto &[TL, D] : Finder.Found) {
+      if (!Uses.Vars.count(D) || D->getType()->isReferenceType()) continue;
+      if (TL.getBeginLoc().isMacroID() || TL.getEndLoc().isMacroID()) continue;
+      const unsigned Begin = SM.getFileOffset(TL.getBeginLoc());
+      const unsigned End = SM.getFileOffset(Lexer::getLocForEndOfToken(TL.getEndLoc(), 0, SM, Ctx.getLangOpts()));
+      Edits.push_back({Begin, End - Begin, typeQualified(Ctx, D->getType())});
+    }
+    return Edits;
   }
 
   // Why the last outline() returned false: a clause that completes "this
@@ -595,21 +618,19 @@ class Outliner {
   // (hostAllowsOutlining, redeclareAlias).
   std::string Usings;
 
-  // Adds the statement that declares a local alias to Usings.
+  // Declares a local alias again in Usings, as the type it names spelled
+  // out (its own text may name the function's variables, `decltype(v)`,
+  // which the moved body receives by reference).
   bool redeclareAlias(const TypedefNameDecl &Alias) {
     auto Parents = Ctx.getParents(Alias);
     const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-    const CharSourceRange Range = Declaration ? fileRange(SM, Declaration->getSourceRange()) : CharSourceRange();
-    if (Range.isInvalid() || Declaration->getBeginLoc().isMacroID() || Declaration->getEndLoc().isMacroID())
+    if (!Declaration || Declaration->getBeginLoc().isMacroID() || Declaration->getEndLoc().isMacroID())
       return refuse(fmt::format("it uses '{}', a type declared in its function by a macro", Alias.getName()));
-    std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
-    if (StringRef(Usings).contains(Text)) return true;
     // The translation spells the types it writes without the alias, which
     // may leave it unused (-Wunused-local-typedefs), here and where the
     // user declared it.
-    const std::pair<SourceLocation, const char *> Mark = unusedMark(Alias, *Declaration);
-    Text.insert(SM.getFileOffset(Mark.first) - SM.getFileOffset(Range.getBegin()), Mark.second);
-    Usings += Text + " ";
+    Usings += fmt::format("using {} [[maybe_unused]] = {}; ", Alias.getName(),
+                          typeQualified(Ctx, Alias.getUnderlyingType()));
     if (!Marked.contains(&Alias)) AliasesToMark.push_back(&Alias);
     return true;
   }
