@@ -12,17 +12,20 @@ namespace cilkpp {
 template <class Derived>
 class OwnCodeVisitor : public clang::RecursiveASTVisitor<Derived> {
  public:
+  // (By where they are written: in a template's instantiation the loops
+  // are the instantiation's statements, the bound ones the template's.)
   explicit OwnCodeVisitor(const CilkProcedure &Proc) {
-    for (const ParallelLoop *L : Proc.Loops) ParallelLoops.insert(L->Loop);
+    for (const ParallelLoop *L : Proc.Loops) ParallelLoops.insert(L->Loop->getForLoc().getRawEncoding());
   }
   bool TraverseLambdaExpr(clang::LambdaExpr *) { return true; }
   bool TraverseCXXRecordDecl(clang::CXXRecordDecl *) { return true; }
   bool TraverseForStmt(clang::ForStmt *S) {
-    return ParallelLoops.contains(S) || clang::RecursiveASTVisitor<Derived>::TraverseForStmt(S);
+    return ParallelLoops.contains(S->getForLoc().getRawEncoding()) ||
+           clang::RecursiveASTVisitor<Derived>::TraverseForStmt(S);
   }
 
  private:
-  llvm::DenseSet<const clang::Stmt *> ParallelLoops;
+  llvm::DenseSet<clang::SourceLocation::UIntTy> ParallelLoops;
 };
 
 }  // namespace cilkpp
