@@ -484,8 +484,10 @@ class Outliner {
                             fmt::format(" private: {}{}{}; {}", Template->Head, Instance ? "" : "static ", Signature,
                                         AsClosure ? fmt::format("public: {}struct {}; ", TemplateClosure ? Template->Head : "", ClosureName)
                                                   : ""));
-      Definition += fmt::format("{}{}{} {}{}({}){}{}\n", Template->ClassHead, Template->Head, ReturnType, Qualifier, Name, ParamList,
-                                Qualifiers, PlacedBody);
+      // (The result type trails, so that it is looked up in the class, as
+      // the lambda's was: `-> Elem` for a member alias.)
+      Definition += fmt::format("{}{}auto {}{}({}){} -> {}{}\n", Template->ClassHead, Template->Head, Qualifier, Name,
+                                ParamList, Qualifiers, ReturnType, PlacedBody);
       if (Closure) Definition += *Closure + "\n";
     } else {
       // The moved body may call the host (a recursive cilk_for body); the
