@@ -6,6 +6,7 @@
 #include "CodeGen/OutlinedTemplates.h"
 #include "CodeGen/PredefinedNames.h"
 #include "CodeGen/SourceText.h"
+#include "CodeGen/UnusedAliases.h"
 #include "Sema/ParallelLoops.h"
 #include "Support/Nameable.h"
 #include "Support/SourceRanges.h"
@@ -636,12 +637,6 @@ class Outliner {
     if (!Marked.contains(&Alias)) AliasesToMark.push_back(&Alias);
     return true;
   }
-  // Where [[maybe_unused]] goes in the statement declaring Alias, spelled.
-  std::pair<SourceLocation, const char *> unusedMark(const TypedefNameDecl &Alias, const DeclStmt &Declaration) const {
-    if (isa<TypeAliasDecl>(Alias))  // using A [[maybe_unused]] = T;
-      return {Lexer::getLocForEndOfToken(Alias.getLocation(), 0, SM, Ctx.getLangOpts()), " [[maybe_unused]]"};
-    return {Declaration.getBeginLoc(), "[[maybe_unused]] "};
-  }
   // Local aliases the moved body declares again, whose declarations in the
   // function are marked once it has moved.
   std::vector<const TypedefNameDecl *> AliasesToMark;
@@ -650,7 +645,7 @@ class Outliner {
     for (const TypedefNameDecl *Alias : AliasesToMark) {
       if (!Marked.insert(Alias).second) continue;
       const auto *Declaration = Ctx.getParents(*Alias)[0].get<DeclStmt>();
-      const auto [At, Text] = unusedMark(*Alias, *Declaration);
+      const auto [At, Text] = unusedAliasMark(Ctx, *Alias, *Declaration);
       Main.InsertTextBefore(At, Text);
     }
   }

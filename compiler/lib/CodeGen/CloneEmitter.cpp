@@ -6,6 +6,7 @@
 #include "CodeGen/PredefinedNames.h"
 #include "CodeGen/SourceText.h"
 #include "CodeGen/TryBlocks.h"
+#include "CodeGen/UnusedAliases.h"
 #include "CodeGen/VirtualSpawns.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
@@ -105,6 +106,9 @@ class CloneBuilder {
     if (const std::string Poll = entryPollText(); Frame.EntryPollAfter && !Poll.empty())
       Final.InsertTextAfterToken(statementEnd(Ctx, Frame.EntryPollAfter), ";" + Poll);
     const auto *Body = cast<CompoundStmt>(FD->getBody());
+    forEachUnmarkedLocalAlias(Ctx, Body, [&](SourceLocation At, const char *Mark) {
+      if (!inDiscarded(SM.getFileOffset(At))) Final.InsertTextBefore(At, Mark);
+    });
     CharSourceRange BodyRange = fileRange(SM, Body->getSourceRange());
     for (SourceLocation Loc : RemovedKeywords)
       if (SM.isPointWithin(Loc, BodyRange.getBegin(), BodyRange.getEnd()) && !inDiscarded(SM.getFileOffset(Loc)))
