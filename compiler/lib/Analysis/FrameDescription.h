@@ -75,9 +75,11 @@ struct FrameDescription {
   const clang::Stmt *EntryPollAfter = nullptr;
   bool FallsOffEnd = false;      // the closing brace is reachable
   bool EagerFrame = false;       // allocate the frame at entry, not at the first spawn
-  // With EagerFrame: the body's leading base cases (`if (n < 2) return n;`),
-  // which the fast clone runs as written before it allocates the frame, so
-  // that leaves do not allocate one.
+  // The body's leading base cases (`if (n < 2) return n;`) that can be run
+  // as written before anything else: the fast clone's head runs them before
+  // it calls the rest, and with EagerFrame the rest runs them again before
+  // it allocates the frame, so that leaves neither save registers nor
+  // allocate one.
   std::vector<const clang::Stmt *> EarlyReturns;
   // The procedure may throw (ExceptionAnalysis): it numbers its spawns, and
   // its resume clone can unwind.

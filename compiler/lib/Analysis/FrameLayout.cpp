@@ -687,7 +687,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
     Frame.EagerFrame |= R.Resident.contains(V);
   }
 
-  if (Frame.EagerFrame) Frame.EarlyReturns = earlyReturns(Ctx, FD);
+  Frame.EarlyReturns = earlyReturns(Ctx, FD);
   const bool Optional = llvm::any_of(Frame.Points, isOptional);
   if (Proc.Spawns.empty() && !Optional) return true;
   AnalysisDeclContextManager Manager(Ctx);

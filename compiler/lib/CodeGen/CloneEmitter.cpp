@@ -60,8 +60,9 @@ class CloneBuilder {
  public:
   CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
-               const EmitSettings &Settings)
-      : Settings(Settings), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
+               const EmitSettings &Settings, unsigned OmittedBaseCases)
+      : Settings(Settings), OmittedBaseCases(OmittedBaseCases), Ctx(Ctx), SM(Ctx.getSourceManager()),
+        LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
         RemovedKeywords(RemovedKeywords), Kind(Kind), Tries(Ctx, Frame),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {
@@ -91,7 +92,11 @@ class CloneBuilder {
       if (Frame.CallEntry[I]) replaceWhole(statementRange(Ctx, Frame.Calls[I].Statement), callText(I));
     for (const DeclStmt *DS : FieldDeclarations) replaceWhole(statementRange(Ctx, DS), declarationText(DS));
     for (unsigned I = 0; I < Proc.Syncs.size(); ++I) rewriteSync(I);
-    for (unsigned I = 0; I < Proc.Returns.size(); ++I) rewriteReturn(I);
+    for (unsigned I = 0; I < Proc.Returns.size(); ++I)
+      if (!omitted(Proc.Returns[I]->getReturnLoc())) rewriteReturn(I);
+    // The head ran these (ProcedureEmitter.cpp).
+    for (unsigned I = 0; I < OmittedBaseCases; ++I)
+      replaceWhole(statementRange(Ctx, Frame.EarlyReturns[I]), fmt::format("/* in {} */", Names.Fast));
     rewriteLoopExits();
     destroyInHandlers();
     if (Kind == CloneKind::Resume) {
@@ -207,7 +212,16 @@ class CloneBuilder {
 
   // Statements replaced as a whole: spawns, and declarations of variables
   // that live in the frame in this clone.
+  bool omitted(SourceLocation Loc) const {
+    const SourceLocation At = SM.getExpansionLoc(Loc);
+    return llvm::any_of(llvm::ArrayRef(Frame.EarlyReturns).take_front(OmittedBaseCases), [&](const Stmt *S) {
+      const CharSourceRange R = statementRange(Ctx, S);
+      return SM.isPointWithin(At, R.getBegin(), R.getEnd());
+    });
+  }
+
   void collectWholeStatements() {
+    for (unsigned I = 0; I < OmittedBaseCases; ++I) addWholeRange(Frame.EarlyReturns[I]);
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) addWholeRange(spawnRange(I));
     for (unsigned I = 0; I < Frame.Calls.size(); ++I)
       if (Frame.CallEntry[I]) addWholeRange(Frame.Calls[I].Statement);
@@ -1403,30 +1417,6 @@ class CloneBuilder {
     }
   }
 
-  // The leading base cases, as written and again before the frame is
-  // allocated (FrameDescription::EarlyReturns): a leaf returns without
-  // touching the pool, and the compiler drops the repeated tests. The copy
-  // goes on the line of the body's `{`, so only text that means the same
-  // there on one line: no comment, literal, backslash or carriage return in
-  // it, and no preprocessor line between the `{` and it.
-  std::string earlyReturnsText() const {
-    std::string Out;
-    const SourceLocation Open = SM.getExpansionLoc(FD->getBody()->getBeginLoc());
-    for (const Stmt *S : Frame.EarlyReturns) {
-      const SourceLocation End = statementEnd(Ctx, S);
-      const StringRef Since = Lexer::getSourceText(CharSourceRange::getTokenRange(Open, End), SM, LO);
-      const StringRef Text =
-          Lexer::getSourceText(CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), End), SM, LO);
-      if (Since.contains('#') || Text.empty() || Text.find_first_of("\"'\\\r") != StringRef::npos ||
-          Text.contains("//") || Text.contains("/*"))
-        break;
-      std::string Line = Text.str();
-      std::replace(Line.begin(), Line.end(), '\n', ' ');
-      Out += " " + Line;
-    }
-    return Out;
-  }
-
   std::string prologue() {
     if (Kind == CloneKind::Resume) {
       std::string Out = fmt::format(" auto *const __frame = static_cast<{} *>(__base);", Names.Frame);
@@ -1449,7 +1439,10 @@ class CloneBuilder {
                  ? ""
                  : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;{1}", Names.Frame,
                                EntryPoll);
-    std::string Out = earlyReturnsText() +
+    // The leading base cases again before the frame is allocated: a leaf
+    // returns without touching the pool, and the compiler drops the
+    // repeated tests.
+    std::string Out = (OmittedBaseCases ? "" : copyableBaseCases(Ctx, *FD, Frame.EarlyReturns).Text) +
                       fmt::format(" {0} *const __frame = ::cilkpp::rt::new_frame<{0}>(__w, __parent, __slot, &{1});",
                                   Names.Frame, Names.Info);
     if (Frame.MayThrow) Out += " __frame->__cilkpp_seq = __seq;";
@@ -1526,6 +1519,8 @@ class CloneBuilder {
   }
 
   const EmitSettings &Settings;
+  // The fast clone's tail leaves out this many leading base cases.
+  const unsigned OmittedBaseCases;
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
@@ -1547,13 +1542,36 @@ class CloneBuilder {
 
 }  // namespace
 
+// Copied on the line of the body's `{`, so only text that means the same
+// there on one line: no comment, literal, backslash or carriage return in
+// it, and no preprocessor line between the `{` and it.
+CopiedBaseCases copyableBaseCases(ASTContext &Ctx, const FunctionDecl &FD, ArrayRef<const Stmt *> BaseCases) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CopiedBaseCases Out;
+  const SourceLocation Open = SM.getExpansionLoc(FD.getBody()->getBeginLoc());
+  for (const Stmt *S : BaseCases) {
+    const SourceLocation End = statementEnd(Ctx, S);
+    const StringRef Since = Lexer::getSourceText(CharSourceRange::getTokenRange(Open, End), SM, Ctx.getLangOpts());
+    const StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), End), SM, Ctx.getLangOpts());
+    if (Since.contains('#') || Text.empty() || Text.find_first_of("\"'\\\r") != StringRef::npos ||
+        Text.contains("//") || Text.contains("/*"))
+      break;
+    std::string Line = Text.str();
+    std::replace(Line.begin(), Line.end(), '\n', ' ');
+    Out.Text += " " + Line;
+    ++Out.Count;
+  }
+  return Out;
+}
+
 std::optional<std::string> emitCloneBody(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                                          const FastCloneAvailable &IsCilkCallee,
                                          ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
-                                         const EmitSettings &Settings) {
+                                         const EmitSettings &Settings, unsigned OmittedBaseCases) {
   unsigned ErrorsBefore = Ctx.getDiagnostics().getNumErrors();
   std::optional<std::string> Body =
-      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Kind, Settings).build();
+      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Kind, Settings, OmittedBaseCases).build();
   if (Ctx.getDiagnostics().getNumErrors() != ErrorsBefore) return std::nullopt;
   return Body;
 }

@@ -46,13 +46,24 @@ struct EmitSettings {
 // before the given location.
 using FastCloneAvailable = std::function<bool(const clang::FunctionDecl *Callee)>;
 
+// The body's leading base cases (FrameDescription::EarlyReturns) as written,
+// on one line, up to the first that cannot be copied there, and how many.
+struct CopiedBaseCases {
+  std::string Text;
+  unsigned Count = 0;
+};
+CopiedBaseCases copyableBaseCases(clang::ASTContext &Ctx, const clang::FunctionDecl &FD,
+                                  llvm::ArrayRef<const clang::Stmt *> BaseCases);
+
 // Returns the clone's body, from its '{' to its '}', with the same line
 // structure as the original body; nullopt after reporting an error.
 // RemovedKeywords: keywords removed from the output (SemaResult); those in the body (block
-// scope declarations) are removed from the clone too.
+// scope declarations) are removed from the clone too. OmittedBaseCases: the
+// fast clone's tail leaves out that many leading base cases, which its head
+// runs.
 std::optional<std::string> emitCloneBody(clang::ASTContext &Ctx, const FrameDescription &Frame,
                                          const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
                                          llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, CloneKind Kind,
-                                         const EmitSettings &Settings);
+                                         const EmitSettings &Settings, unsigned OmittedBaseCases = 0);
 
 }  // namespace cilkpp

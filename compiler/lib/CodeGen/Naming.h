@@ -36,6 +36,10 @@ struct ProcedureNames {
   std::string Scope;
 };
 
+// The fast clone past its leading base cases, where it has a head that runs
+// them (ProcedureEmitter.cpp).
+inline std::string fastTailName(const ProcedureNames &Names) { return Names.Fast + "_tail"; }
+
 // OverloadIndex distinguishes procedures of the same name in one namespace
 // or class.
 ProcedureNames namesFor(const clang::FunctionDecl *FD, unsigned OverloadIndex);
