@@ -266,13 +266,18 @@ static CopiedBaseCases fastCloneHead(ASTContext &Ctx, const FrameDescription &Fr
   const bool HasFrame = !Frame.Points.empty() || Frame.EagerFrame;
   // (A qualified definition, `long ns::f(...)`, would need the tail
   // declared in ns first.)
-  if (!HasFrame || Frame.EarlyReturns.empty() || FD->isVariadic() || isExplicitSpecialization(FD) ||
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  const bool HasPack =
+      Pattern && llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *P) { return P->isParameterPack(); });
+  if (!HasFrame || Frame.EarlyReturns.empty() || FD->isVariadic() || HasPack || isExplicitSpecialization(FD) ||
       (!isa<CXXMethodDecl>(FD) && FD->getQualifierLoc()))
     return {};
   return copyableBaseCases(Ctx, *FD, Frame.EarlyReturns);
 }
 
-static std::string fastCloneHeadBody(const FunctionDecl *FD, const ProcedureNames &Names, StringRef BaseCases) {
+// An instantiation's head names the template's parameters as its clones do.
+static std::string fastCloneHeadBody(const FunctionDecl *FD, const ProcedureNames &Names, StringRef BaseCases,
+                                     StringRef TemplateArguments = "") {
   std::string Args = "__w, __parent, __slot, __seq";
   if (thisClass(FD)) Args += ", __this";
   for (const ParmVarDecl *P : FD->parameters()) {
@@ -281,7 +286,9 @@ static std::string fastCloneHeadBody(const FunctionDecl *FD, const ProcedureName
                 ? fmt::format(", static_cast<decltype({0}) &&>({0})", Name)
                 : ", " + Name;
   }
-  return fmt::format("{{{} return {}({}); }}", BaseCases, fastTailName(Names), Args);
+  const std::string Aliases = templateParameterAliases(FD);
+  return fmt::format("{{{}{} return {}{}({}); }}", Aliases.empty() ? "" : " " + Aliases, BaseCases, fastTailName(Names),
+                     TemplateArguments, Args);
 }
 
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
@@ -390,11 +397,17 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   const SourceManager &SM = Ctx.getSourceManager();
   const bool Member = isa<CXXMethodDecl>(Pattern);
   SourceLocation Begin = SM.getExpansionLoc(Pattern->getBeginLoc());
+  // Instantiations may differ in their base cases; the tail's template is
+  // declared where any has a head.
+  std::vector<CopiedBaseCases> Heads;
+  for (const Instantiation &I : Instances) Heads.push_back(fastCloneHead(Ctx, *I.Frame, I.Frame->Procedure->Definition));
+  const bool AnyHead = llvm::any_of(Heads, [](const CopiedBaseCases &H) { return H.Count > 0; });
+  const ProcedureNames PatternNames = namesFor(Pattern, Member ? memberTemplateOverloadIndex(Pattern) : 0);
   if (Member) {
     // A class template's member: its clones are declared in the class.
     const auto *Class = cast<CXXRecordDecl>(Pattern->getDeclContext());
     Main.InsertTextAfter(SM.getExpansionLoc(Class->getBraceRange().getEnd()),
-                         memberDeclarations(Ctx, Pattern, namesFor(Pattern, memberTemplateOverloadIndex(Pattern))));
+                         memberDeclarations(Ctx, Pattern, PatternNames, AnyHead));
   } else {
     // (The fast clone's template is declared before the template's first
     // declaration: translateProcedures.)
@@ -413,10 +426,18 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   const DeclContext *Scope = Pattern->getDeclContext();
   while (isa<RecordDecl>(Scope)) Scope = Scope->getParent();
   std::string AtEnd, Declarations;
-  for (const Instantiation &I : Instances) {
+  if (AnyHead && !Member) {
+    const TemplateParameterList *Params = Pattern->getDescribedFunctionTemplate()->getTemplateParameters();
+    Declarations += fmt::format(
+        "{} {};\n", Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str(),
+        fastSignature(Ctx, Pattern, "", fastTailName(PatternNames), /*WithDefaults=*/false));
+  }
+  for (unsigned Index = 0; Index < Instances.size(); ++Index) {
+    const Instantiation &I = Instances[Index];
+    const CopiedBaseCases &Head = Heads[Index];
     const FunctionDecl *FD = I.Frame->Procedure->Definition;
     std::optional<std::string> FastBody =
-        emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings);
+        emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, Head.Count);
     std::optional<std::string> ResumeBody =
         I.Frame->Points.empty()
             ? std::optional<std::string>("{ __builtin_unreachable(); }")
@@ -424,16 +445,25 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     if (!FastBody || !ResumeBody) return false;
     AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName),
                          frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures, Scope));
-    const std::string Fast = fastSignature(
-        Ctx, FD, "", I.Names.Scope + I.Names.Fast + (Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD)),
-        /*WithDefaults=*/false);
+    const std::string Arguments = Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD);
+    const std::string Fast =
+        fastSignature(Ctx, FD, "", I.Names.Scope + I.Names.Fast + Arguments, /*WithDefaults=*/false);
     // Inline, as the instantiation it translates: other files of the
     // program instantiate it too.
-    const std::string Specialization = (Member ? explicitSpecialization(FD) : "template <> ") + "inline ";
+    const std::string Header = Member ? explicitSpecialization(FD) : "template <> ";
+    const std::string Specialization = Header + "inline ";
     Declarations += fmt::format("{}{};\n", Specialization, Fast);
     const PredefinedNameMacros NameMacros = predefinedNameMacros(FD->getBody(), FD);
     AtEnd += NameMacros.Define + lineDirective(BodyLine, FileName);
-    AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}{} {}\n", Specialization, Fast, *FastBody);
+    if (Head.Count == 0) {
+      AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}{} {}\n", Specialization, Fast, *FastBody);
+    } else {
+      const std::string Tail =
+          fastSignature(Ctx, FD, "", I.Names.Scope + fastTailName(I.Names) + Arguments, /*WithDefaults=*/false);
+      AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}[[gnu::noinline]] inline {} {}\n", Header, Tail, *FastBody);
+      AtEnd += lineDirective(BodyLine, FileName) + Specialization + Fast + " " +
+               fastCloneHeadBody(FD, I.Names, Head.Text, Arguments) + "\n";
+    }
     AtEnd += lineDirective(BodyLine, FileName);
     const std::string Resume =
         fmt::format("void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame "
