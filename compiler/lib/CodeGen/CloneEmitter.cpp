@@ -537,10 +537,12 @@ class CloneBuilder {
     else Final.ReplaceText(Loc, Length, Text);
   }
 
-  // `T v;` of a class type: its initializer is an implicit default construction.
+  // `T v;` of a class type: its initializer is an implicit default
+  // construction (by a constructor whose parameters all have defaults).
   static bool defaultInitialised(const VarDecl *V) {
     const auto *CE = dyn_cast_or_null<CXXConstructExpr>(V->getInit());
-    return CE && CE->getNumArgs() == 0 && CE->getParenOrBraceRange().isInvalid();
+    return CE && CE->getParenOrBraceRange().isInvalid() &&
+           llvm::all_of(CE->arguments(), [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); });
   }
 
   static bool defaultConstructorIsTrivial(const VarDecl *V) {
@@ -573,10 +575,13 @@ class CloneBuilder {
       SourceLocation DeclaratorEnd = SM.getExpansionLoc(TSI->getTypeLoc().getEndLoc());
       if (DeclaratorEnd.isValid() && SM.isBeforeInTranslationUnit(Cursor, DeclaratorEnd)) Cursor = DeclaratorEnd;
     }
+    // (Never past the declaration: `T v;` followed by `if (...)`.)
+    const SourceLocation DeclarationEnd = SM.getExpansionRange(V->getSourceRange().getEnd()).getEnd();
     for (int Brackets = 0; Start.isInvalid();) {
       std::optional<Token> Tok = Lexer::findNextToken(Cursor, SM, LO);
       if (!Tok || Tok->is(tok::eof)) return "";
       Cursor = Tok->getLocation();
+      if (SM.isBeforeInTranslationUnit(DeclarationEnd, Cursor)) return "";
       if (Tok->is(tok::l_square)) ++Brackets;
       if (Tok->is(tok::r_square)) --Brackets;
       if (Brackets != 0 || !Tok->isOneOf(tok::equal, tok::l_brace, tok::l_paren)) continue;
@@ -994,7 +999,13 @@ class CloneBuilder {
 
   // How a clone leaves when its frame now belongs to another worker (its
   // continuation stolen, or the frame mugged): at once, delivering nothing.
-  std::string escape() const { return Kind == CloneKind::Fast && !isVoid() ? "return {};" : "return;"; }
+  // A class result is value-initialised by name: `return {};` cannot call
+  // an explicit default constructor.
+  std::string escape() {
+    if (Kind != CloneKind::Fast || isVoid()) return "return;";
+    if (FD->getReturnType()->isRecordType()) return fmt::format("return ::cilkpp::rt::id<{}>();", returnType());
+    return "return {};";
+  }
 
   // A poll point (Analysis/PollPoints.h). With a request pending, the fast
   // clone saves the state live there and records the point, as a spawn does,
@@ -1084,8 +1095,8 @@ class CloneBuilder {
   std::string catchingCall(const SpawnSite &Site, const std::string &Call, int Entry) {
     const std::string Handler =
         Kind == CloneKind::Fast
-            ? fmt::format("catch (...) {{ if (::cilkpp::rt::fast_spawn_threw(__w, __frame, __child)) throw; return{}; }} ",
-                          isVoid() ? "" : " {}")
+            ? fmt::format("catch (...) {{ if (::cilkpp::rt::fast_spawn_threw(__w, __frame, __child)) throw; {} }} ",
+                          escape())
             : fmt::format("catch (...) {{ if (!::cilkpp::rt::spawn_threw(__w, __frame, __child)) return; goto {}; }} ",
                           throwLabel(Entry));
     if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
