@@ -1,5 +1,7 @@
 #include "Inputs.h"
 
+#include <cctype>
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,6 +23,13 @@ std::optional<InputKind> classifyInput(llvm::StringRef Path) {
       .Default(std::nullopt);
 }
 
+static std::error_code readable(const std::string &Path) {
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::openFileForRead(Path, FD)) return EC;
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  return {};
+}
+
 bool checkInputs(const std::vector<std::string> &Inputs) {
   bool Ok = true;
   for (const std::string &In : Inputs) {
@@ -37,6 +46,11 @@ bool checkInputs(const std::vector<std::string> &Inputs) {
       Ok = false;
     } else if (!llvm::sys::fs::exists(In)) {
       error("'" + In + "': no such file or directory");
+      Ok = false;
+    } else if (std::error_code EC = readable(In)) {
+      std::string Reason = EC.message();
+      if (!Reason.empty()) Reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(Reason[0])));
+      error("'" + In + "': " + Reason);
       Ok = false;
     }
   }

@@ -232,6 +232,18 @@ bool checkTrailingOption(llvm::ArrayRef<const char *> Argv) {
 // one-letter options that takes no value glued to it (-c, -g, -v, -E).
 // One-letter options that take one (-o, -I, -D, -U) read the rest as their
 // value, as gcc does, so they are left alone.
+// " (did you mean '-fcilkpp-serial'?)" for a flag close to one of ours.
+std::string suggestedCilkppFlag(llvm::StringRef Flag) {
+  std::string Best;
+  unsigned BestDistance = 4;
+  for (const char *Known : {"-fcilkpp-serial", "-fcilkpp-count-spawns", "-fno-cilkpp-poll-points"})
+    if (unsigned D = Flag.edit_distance(Known); D < BestDistance) {
+      BestDistance = D;
+      Best = Known;
+    }
+  return Best.empty() ? "" : " (did you mean '" + Best + "'?)";
+}
+
 bool isMisgroupedHostFlag(llvm::StringRef Arg) {
   if (!Arg.consume_front("-")) return false;
   Arg.consume_front("-");
@@ -343,6 +355,14 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
           "' (expected c++17, c++20, c++23 or a gnu++ variant)");
     return std::nullopt;
   }
+
+  // A misspelt cilkpp flag would reach the host compiler, whose answer
+  // ("did you mean '-fcilkplus'?") misleads.
+  for (const std::string &Flag : HostFlagsOpt)
+    if (llvm::StringRef(Flag).starts_with("-fcilkpp-") || llvm::StringRef(Flag).starts_with("-fno-cilkpp-")) {
+      error("unknown cilkpp option '" + Flag + "'" + suggestedCilkppFlag(Flag));
+      return std::nullopt;
+    }
 
   // Inputs and host flags, in command-line order.
   std::vector<std::pair<unsigned, Arg>> Ordered = std::move(Diverted);

@@ -4,7 +4,9 @@
 // The host compiler sees the translation in another directory (a temporary
 // one, or a build directory), where `#include "h.h"` would search that
 // directory first and could find another h.h, or none. The translation
-// names each header by the absolute path the translator resolved instead.
+// names each header found beside the .cilkpp file by the absolute path the
+// translator resolved instead; the others are found through the include
+// path again.
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"
