@@ -16,4 +16,8 @@ namespace cilkpp::driver {
 std::string makeDepFile(llvm::StringRef Target, const std::vector<std::string> &Dependencies,
                         bool PhonyTargets);
 
+// The dependencies of the first rule of a Make-style dependency file as a
+// compiler writes it (-MD): continued lines joined, escapes undone.
+std::vector<std::string> readDepFileDependencies(llvm::StringRef Text);
+
 }  // namespace cilkpp::driver

@@ -12,8 +12,10 @@
 #include "cilkpp/compiler/Translate.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
@@ -47,6 +49,8 @@ class Driver {
   // Dependencies, when given, receives the files the translation read.
   bool translateTo(const std::string &Input, const std::string &OutPath,
                    std::vector<std::string> *Dependencies = nullptr);
+  bool writeTranslatedDepFile(llvm::StringRef Translation, llvm::StringRef Target, llvm::StringRef DepPath,
+                              llvm::StringRef HostDepPath, std::vector<std::string> Dependencies);
   // Where the translation of `Input` goes: a temporary file, or with
   // --save-temps <dir of output>/<stem>.cilkpp.cpp.
   std::optional<std::string> translationPath(const std::string &Input,
@@ -207,6 +211,11 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
     std::string Source, Object;
     std::string DepTarget, DepPath;  // with -MD
     bool Translated = false;
+    // With -MD, what the translation read; the host compiler's rule adds
+    // what the compile of the translation read (the runtime's headers, the
+    // host's own system headers).
+    std::vector<std::string> Dependencies;
+    std::string HostDepPath;
   };
   std::vector<Job> Jobs;
   bool Ok = true;
@@ -226,12 +235,14 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
     if (classifyInput(In) == InputKind::Cilkpp) {
       std::optional<std::string> Cpp = translationPath(In, Object);
       if (!Cpp) return 1;
-      // The object depends on what the translation read; the host compiler
-      // would name the temporary translation instead.
-      std::vector<std::string> Dependencies;
-      const bool Translated = translateTo(In, *Cpp, O.DepFile ? &Dependencies : nullptr);
-      if (Translated && O.DepFile && !writeFile(J.DepPath, makeDepFile(J.DepTarget, Dependencies, O.DepPhonyTargets)))
-        return 1;
+      // The object depends on what the translation read and on what its
+      // compile read, but not on the temporary translation itself.
+      const bool Translated = translateTo(In, *Cpp, O.DepFile ? &J.Dependencies : nullptr);
+      if (Translated && O.DepFile) {
+        std::optional<std::string> HostDeps = Temps.create(path::stem(In), "d");
+        if (!HostDeps) return 1;
+        J.HostDepPath = *HostDeps;
+      }
       Ok = Translated && Ok;
       J.Source = *Cpp;
       J.Translated = true;
@@ -252,9 +263,29 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
       Cmd.insert(Cmd.end(), {"-MD", "-MF", J.DepPath, "-MT", J.DepTarget});
       if (O.DepPhonyTargets) Cmd.push_back("-MP");
     }
+    if (!J.HostDepPath.empty()) Cmd.insert(Cmd.end(), {"-MD", "-MF", J.HostDepPath, "-MT", J.DepTarget});
     if (int Status = runCommand(Cmd, O.Verbose, J.Translated)) return Status;
+    if (!J.HostDepPath.empty() && !writeTranslatedDepFile(J.Source, J.DepTarget, J.DepPath, J.HostDepPath,
+                                                          J.Dependencies))
+      return 1;
   }
   return 0;
+}
+
+// The rule for an object compiled from a translation: the translator's
+// dependencies, then those of the host compile but the translation.
+bool Driver::writeTranslatedDepFile(llvm::StringRef Translation, llvm::StringRef Target, llvm::StringRef DepPath,
+                                    llvm::StringRef HostDepPath, std::vector<std::string> Dependencies) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Host = llvm::MemoryBuffer::getFile(HostDepPath);
+  if (!Host) {
+    error("cannot read '" + HostDepPath + "': " + Host.getError().message());
+    return false;
+  }
+  llvm::StringSet<> Seen;
+  for (const std::string &D : Dependencies) Seen.insert(D);
+  for (std::string &D : readDepFileDependencies((*Host)->getBuffer()))
+    if (D != Translation && Seen.insert(D).second) Dependencies.push_back(std::move(D));
+  return writeFile(DepPath, makeDepFile(Target, Dependencies, O.DepPhonyTargets));
 }
 
 // One host compiler run that compiles all sources and links the program.
