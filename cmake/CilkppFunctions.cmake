@@ -158,21 +158,82 @@ function(target_cilkpp_sources target visibility)
   foreach(source IN LISTS ARGN)
     get_filename_component(absolute "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${absolute}")
-    string(REPLACE "../" "__/" generated_name "${relative}")
-    set(output "${CMAKE_CURRENT_BINARY_DIR}/cilkpp/${target}/${generated_name}.cpp")
-    get_filename_component(output_dir "${output}" DIRECTORY)
-    add_custom_command(
-      OUTPUT "${output}"
-      COMMAND "${CMAKE_COMMAND}" -E make_directory "${output_dir}"
-      COMMAND "$<TARGET_FILE:Cilkpp::cilkpp>" -E "${absolute}" -o "${output}"
-              -MD -MF "${output}.d" -MT "${output}" "--args-file=${arguments}"
-      DEPENDS "${absolute}" "${arguments}" ${driver_dependency}
-      DEPFILE "${output}.d"
-      COMMENT "Translating ${relative} (${target})"
-      VERBATIM)
-    target_sources(${target} PRIVATE "${output}")
+    set_property(TARGET ${target} APPEND PROPERTY _CILKPP_TRANSLATIONS "${absolute}|${relative}")
     # Editors and `make` show the .cilkpp file with the target's sources.
     set_source_files_properties("${absolute}" PROPERTIES HEADER_FILE_ONLY TRUE)
     target_sources(${target} PRIVATE "${absolute}")
+  endforeach()
+  set_property(TARGET ${target} PROPERTY _CILKPP_DRIVER_DEPENDENCY "${driver_dependency}")
+  # The commands are added once the directory has defined all the target's
+  # sources: they wait for those generated (a header that a custom command of
+  # the target writes may be included), as the target's own compiles do.
+  get_target_property(deferred ${target} _CILKPP_DEFERRED)
+  if(NOT deferred)
+    set_property(TARGET ${target} PROPERTY _CILKPP_DEFERRED TRUE)
+    # (A deferred call's arguments are evaluated when it runs: the target's
+    # name is spelled out now.)
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _cilkpp_add_translations [==[${target}]==])")
+  endif()
+endfunction()
+
+# The command that translates `absolute` into `output` with the flags of
+# `arguments`, and the translation as a source of the target (for the
+# configurations `condition` holds in).
+function(_cilkpp_add_translation target absolute relative output arguments condition)
+  get_target_property(driver_dependency ${target} _CILKPP_DRIVER_DEPENDENCY)
+  get_filename_component(output_dir "${output}" DIRECTORY)
+  add_custom_command(
+    OUTPUT "${output}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${output_dir}"
+    COMMAND "$<TARGET_FILE:Cilkpp::cilkpp>" -E "${absolute}" -o "${output}"
+            -MD -MF "${output}.d" -MT "${output}" "--args-file=${arguments}"
+    DEPENDS "${absolute}" "${arguments}" ${driver_dependency} ${ARGN}
+    DEPFILE "${output}.d"
+    COMMENT "Translating ${relative} (${target})"
+    VERBATIM)
+  if(condition STREQUAL "1")
+    target_sources(${target} PRIVATE "${output}")
+  else()
+    target_sources(${target} PRIVATE "$<${condition}:${output}>")
+  endif()
+endfunction()
+
+function(_cilkpp_add_translations target)
+  set(generated)
+  get_target_property(sources ${target} SOURCES)
+  foreach(source IN LISTS sources)
+    get_source_file_property(is_generated "${source}" GENERATED)
+    if(is_generated)
+      get_filename_component(absolute "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+      list(APPEND generated "${absolute}")
+    endif()
+  endforeach()
+  get_target_property(arguments ${target} _CILKPP_ARGUMENTS_FILE)
+  get_target_property(translations ${target} _CILKPP_TRANSLATIONS)
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  foreach(translation IN LISTS translations)
+    string(REPLACE "|" ";" fields "${translation}")
+    list(GET fields 0 absolute)
+    list(GET fields 1 relative)
+    string(REPLACE "../" "__/" generated_name "${relative}")
+    set(base "${CMAKE_CURRENT_BINARY_DIR}/cilkpp/${target}")
+    if(NOT multi_config)
+      _cilkpp_add_translation(${target} "${absolute}" "${relative}" "${base}/${generated_name}.cpp" "${arguments}" 1
+                              ${generated})
+    elseif(NOT CMAKE_CROSS_CONFIGS)
+      # A translation per configuration: it depends on the configuration's
+      # flags (-O2 defines __OPTIMIZE__).
+      _cilkpp_add_translation(${target} "${absolute}" "${relative}" "${base}/$<CONFIG>/${generated_name}.cpp"
+                              "${arguments}" 1 ${generated})
+    else()
+      # (CMake 3.25 crashes generating a DEPFILE named with $<CONFIG> for
+      # cross-configuration builds: one command per configuration, named
+      # outright.)
+      foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
+        string(REPLACE "$<CONFIG>" "${config}" config_arguments "${arguments}")
+        _cilkpp_add_translation(${target} "${absolute}" "${relative}" "${base}/${config}/${generated_name}.cpp"
+                                "${config_arguments}" "$<CONFIG:${config}>" ${generated})
+      endforeach()
+    endif()
   endforeach()
 endfunction()
