@@ -19,6 +19,7 @@ struct KeywordSpelling {
   KeywordKind Kind;
   const char *Expansion;  // the serial elision
   const char *Parameters = "";
+  bool InHeaders = false;  // expands in headers too
 };
 
 // `sync` expands to an expression statement the AST can point at; `spawn`
@@ -26,11 +27,11 @@ struct KeywordSpelling {
 constexpr KeywordSpelling Keywords[] = {
     {"cilk", KeywordKind::Cilk, "__attribute__((annotate(\"cilkpp.procedure\")))"},
     {"spawn", KeywordKind::Spawn, ""},
-    {"cilk_spawn", KeywordKind::Spawn, ""},
+    {"cilk_spawn", KeywordKind::Spawn, "", "", true},
     {"sync", KeywordKind::Sync, "(void)0"},
-    {"cilk_sync", KeywordKind::Sync, "(void)0"},
-    {"cilk_for", KeywordKind::CilkFor, "for"},
-    {"cilk_scope", KeywordKind::CilkScope, ""},
+    {"cilk_sync", KeywordKind::Sync, "(void)0", "", true},
+    {"cilk_for", KeywordKind::CilkFor, "for", "", true},
+    {"cilk_scope", KeywordKind::CilkScope, "", "", true},
     // OpenCilk's hyperobject qualifier: 'long cilk_reducer(zero, add) sum;'.
     {"cilk_reducer", KeywordKind::Reducer, "", "(Identity, Reduce)"},
 };
@@ -50,15 +51,24 @@ std::string keywordPredefines() {
   return Text;
 }
 
-KeywordRecorder::KeywordRecorder(Preprocessor &PP, std::vector<KeywordUse> &Uses)
-    : PP(PP), Uses(Uses) {}
+std::string headerKeywordDefines(const std::vector<KeywordUse> &HeaderUses) {
+  std::string Text;
+  for (const KeywordSpelling &K : Keywords)
+    if (llvm::any_of(HeaderUses, [&](const KeywordUse &U) { return U.Spelling == K.Spelling; }))
+      Text += std::string("#define ") + K.Spelling + (*K.Expansion ? " " : "") + K.Expansion + "\n";
+  return Text;
+}
+
+KeywordRecorder::KeywordRecorder(Preprocessor &PP, std::vector<KeywordUse> &Uses, std::vector<KeywordUse> &HeaderUses)
+    : PP(PP), Uses(Uses), HeaderUses(HeaderUses) {}
 
 void KeywordRecorder::setKeywordsEnabled(bool Enabled) {
   for (const KeywordSpelling &K : Keywords) {
     MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(K.Spelling));
     if (!MI) continue;  // the user #undef'd it
-    if (Enabled && !MI->isEnabled()) MI->EnableMacro();
-    if (!Enabled && MI->isEnabled()) MI->DisableMacro();
+    const bool Enable = Enabled || K.InHeaders;
+    if (Enable && !MI->isEnabled()) MI->EnableMacro();
+    if (!Enable && MI->isEnabled()) MI->DisableMacro();
   }
 }
 
@@ -96,7 +106,10 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
         << II->getName();
     return;
   }
-  if (!SM.isWrittenInMainFile(Loc)) return;
+  if (!SM.isWrittenInMainFile(Loc)) {
+    HeaderUses.push_back({*Kind, Loc, Loc, II->getName()});
+    return;
+  }
   Uses.push_back({*Kind, Loc, Args ? Range.getEnd() : Loc, II->getName()});
 }
 

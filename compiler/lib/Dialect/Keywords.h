@@ -33,11 +33,18 @@ struct KeywordUse {
 // The #define lines that turn the keywords into their serial elision.
 std::string keywordPredefines();
 
+// The same for the spellings that headers used (KeywordRecorder), for the
+// host compiler that reads the headers again.
+std::string headerKeywordDefines(const std::vector<KeywordUse> &HeaderUses);
+
 // Records keyword uses in the main file and keeps the keyword macros disabled
-// outside it.
+// outside it, but for OpenCilk's spellings of spawn, sync, for and scope
+// (headers do not name their own things so): headers are not translated, and
+// those run as their serial elision there (HeaderUses; the translation
+// defines them so: headerKeywordDefines).
 class KeywordRecorder : public clang::PPCallbacks {
  public:
-  KeywordRecorder(clang::Preprocessor &PP, std::vector<KeywordUse> &Uses);
+  KeywordRecorder(clang::Preprocessor &PP, std::vector<KeywordUse> &Uses, std::vector<KeywordUse> &HeaderUses);
 
   void LexedFileChanged(clang::FileID FID, LexedFileChangeReason Reason,
                         clang::SrcMgr::CharacteristicKind FileType, clang::FileID PrevFID,
@@ -50,6 +57,7 @@ class KeywordRecorder : public clang::PPCallbacks {
 
   clang::Preprocessor &PP;
   std::vector<KeywordUse> &Uses;
+  std::vector<KeywordUse> &HeaderUses;
   // Function-like macro calls in the main file: a keyword in their arguments
   // is inside a macro too.
   std::vector<clang::SourceRange> MacroCalls;

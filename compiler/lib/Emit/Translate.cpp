@@ -44,6 +44,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 
 using namespace clang;
 
@@ -248,8 +249,10 @@ struct RoundResult {
 class TranslationConsumer : public ASTConsumer {
  public:
   TranslationConsumer(const TranslateOptions &Options, bool MayOutline, std::vector<KeywordUse> &Uses,
-                      std::vector<GrainPragma> &Pragmas, std::vector<QuoteInclude> &Includes, RoundResult &Result)
-      : Options(Options), MayOutline(MayOutline), Uses(Uses), Pragmas(Pragmas), Includes(Includes), Result(Result) {}
+                      const std::vector<KeywordUse> &HeaderUses, std::vector<GrainPragma> &Pragmas,
+                      std::vector<QuoteInclude> &Includes, RoundResult &Result)
+      : Options(Options), MayOutline(MayOutline), Uses(Uses), HeaderUses(HeaderUses), Pragmas(Pragmas),
+        Includes(Includes), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
@@ -293,6 +296,9 @@ class TranslationConsumer : public ASTConsumer {
         Header += "[[maybe_unused]] static const bool __cilkpp_counts_spawns = ::cilkpp::rt::count_spawns_in_stats();\n";
     }
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
+    if (!Options.Serial) reportHeaderKeywords(Ctx.getDiagnostics(), SM);
+    // The host compiler reads the headers again.
+    Header += headerKeywordDefines(HeaderUses);
     pinQuoteIncludes(Main, Includes);
     const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
     std::string Body = Edited ? std::string(Edited->begin(), Edited->end()) : SM.getBufferData(SM.getMainFileID()).str();
@@ -312,6 +318,15 @@ class TranslationConsumer : public ASTConsumer {
     return Reported;
   }
 
+  // Once per header, at its first keyword (in the last round only: each
+  // round lexes the headers again).
+  void reportHeaderKeywords(DiagnosticsEngine &Diags, const SourceManager &SM) const {
+    std::set<FileID> Reported;
+    for (const KeywordUse &U : HeaderUses)
+      if (Reported.insert(SM.getFileID(SM.getExpansionLoc(U.Loc))).second)
+        cilkpp::diag::report(Diags, SM.getExpansionLoc(U.Loc), cilkpp::diag::KeywordInHeader) << U.Spelling;
+  }
+
   void recordDependencies(const SourceManager &SM) {
     std::vector<std::string> Headers;
     const OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
@@ -326,6 +341,7 @@ class TranslationConsumer : public ASTConsumer {
   const TranslateOptions &Options;
   const bool MayOutline;
   std::vector<KeywordUse> &Uses;
+  const std::vector<KeywordUse> &HeaderUses;
   std::vector<GrainPragma> &Pragmas;
   std::vector<QuoteInclude> &Includes;
   RoundResult &Result;
@@ -340,21 +356,21 @@ class TranslationAction : public ASTFrontendAction {
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Preprocessor &PP = CI.getPreprocessor();
     PP.setPredefines(PP.getPredefines() + keywordPredefines());
-    PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses));
+    PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses, HeaderUses));
     PP.addPPCallbacks(std::make_unique<QuoteIncludeRecorder>(CI.getSourceManager(), Includes));
     PP.AddPragmaHandler("cilk", new GrainsizePragmaHandler(Pragmas));
     PP.AddPragmaHandler("cilk", new UnknownCilkPragmaHandler);
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<TranslationConsumer>(Options, MayOutline, Uses, Pragmas, Includes, Result);
+    return std::make_unique<TranslationConsumer>(Options, MayOutline, Uses, HeaderUses, Pragmas, Includes, Result);
   }
 
  private:
   const TranslateOptions &Options;
   const bool MayOutline;
   RoundResult &Result;
-  std::vector<KeywordUse> Uses;
+  std::vector<KeywordUse> Uses, HeaderUses;
   std::vector<GrainPragma> Pragmas;
   std::vector<QuoteInclude> Includes;
 };

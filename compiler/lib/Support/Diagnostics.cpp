@@ -103,6 +103,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: reducers ('%0') are not supported yet; the serial elision (--serial) builds this program with an "
      "ordinary variable in its place"},
+    {clang::DiagnosticsEngine::Warning,
+     "cilkpp: '%0' in a header runs as its serial elision, as do the header's other keywords: only the .cilkpp "
+     "file is translated (code that spawns runs in parallel when it is written there)"},
 };
 
 }  // namespace

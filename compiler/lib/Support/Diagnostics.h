@@ -48,6 +48,7 @@ enum ID {
   ImmovableArgument,
   TemplateArgumentHidden,
   ReducerUnsupported,
+  KeywordInHeader,
   NumIDs
 };
 
