@@ -301,7 +301,8 @@ class Lowering {
   }
 
   // auto &[a, b] = init;  ->  auto &__cilkpp_bindings_L = init; auto &&a = __cilkpp_bindings_L.first; ...
-  // (a reference per binding, into the object the frame holds).
+  // (a reference per binding, into the object the frame holds; a copy per
+  // binding of an array's elements).
   bool lowerBindings(const DeclStmt *S) {
     const auto *D = cast<DecompositionDecl>(S->getSingleDecl());
     if (!fileLocations(S->getSourceRange()) || D->bindings().empty() || !D->getInit()) return false;
@@ -321,10 +322,18 @@ class Lowering {
     // cannot point at a temporary of the fast clone's stack.
     if (Lowered->HoldsTemporary) llvm::erase(Specifiers, '&');
     std::string Bindings;
+    // `auto [a, b] = array;` copies the array's elements, which `auto object
+    // = array;` would not (it decays to a pointer into the original): the
+    // object is a reference, and each binding a copy of its element (not of
+    // an array of arrays, whose elements would decay too).
+    const auto *CopiedArray = D->getType()->getAsArrayTypeUnsafe();
+    if (CopiedArray && CopiedArray->getElementType()->isArrayType()) return false;
     for (unsigned I = 0; I < Lowered->Accesses.size(); ++I)
-      Bindings += fmt::format(" auto &&{} = {};", D->bindings()[I]->getName(), Lowered->Accesses[I]);
+      Bindings += CopiedArray
+                      ? fmt::format(" {} {} = {};", Specifiers, D->bindings()[I]->getName(), Lowered->Accesses[I])
+                      : fmt::format(" auto &&{} = {};", D->bindings()[I]->getName(), Lowered->Accesses[I]);
     Main.ReplaceText(CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), RBracket->getLocation()),
-                     fmt::format("{} {}", Specifiers, Object));
+                     fmt::format("{} {}", CopiedArray ? "auto &&" : Specifiers, Object));
     Main.InsertTextAfterToken(Semi, Bindings);
     return true;
   }
