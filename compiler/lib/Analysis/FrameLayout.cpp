@@ -407,8 +407,12 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
     else if (!RD->isLambda() && isa_and_nonnull<CXXMethodDecl>(RD->getParentFunctionOrMethod()))
       diag::report(Diags, At, diag::NoteLocalClassInMember) << Ctx.getRecordType(RD);
   }
-  // Bindings outside templates are always lowered (StatementLowering.cpp).
-  if (isa<DecompositionDecl>(V)) diag::report(Diags, At, diag::NoteBindingsInTemplate);
+  // (StatementLowering.cpp lowers the others.)
+  if (isa<DecompositionDecl>(V)) {
+    const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+    const bool InTemplate = FD && (FD->isTemplateInstantiation() || FD->isDependentContext());
+    diag::report(Diags, At, diag::NoteBindingsInTemplate) << (InTemplate ? 0 : 1);
+  }
   if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext()))
     if (const TagDecl *Hidden = hiddenMemberType(T, Function))
       diag::report(Diags, At, diag::NoteHiddenMemberType)
@@ -526,9 +530,6 @@ Residency residencyOf(ASTContext &Ctx, const CilkProcedure &Proc, const ScopeWal
       R.Resident.insert(V);
   for (const VarDecl *V : Walker.Fields)
     if (hasManagedType(Ctx, V)) R.Managed.insert(V), R.Resident.insert(V);
-  // Variables declared together are rewritten together, so they share
-  // residency.
-  shareResidencyWithinDeclarations(Proc.Definition->getBody(), Walker.Fields, R.Resident);
 
   // The fast clone stores a live variable by naming it at the spawn, which
   // would find the wrong one if it were shadowed there. (Fields in scope at
@@ -539,6 +540,9 @@ Residency residencyOf(ASTContext &Ctx, const CilkProcedure &Proc, const ScopeWal
     if (Walker.Anchored.contains(V)) ++NameCount[nameOf(V)];
   for (const VarDecl *V : Walker.Fields)
     if (Walker.Anchored.contains(V) && NameCount[nameOf(V)] > 1) R.Resident.insert(V);
+  // Variables declared together are rewritten together, so they share
+  // residency (last: any reason above may make one resident).
+  shareResidencyWithinDeclarations(Proc.Definition->getBody(), Walker.Fields, R.Resident);
   return R;
 }
 
@@ -554,11 +558,17 @@ struct MacroBodyVariables : RecursiveASTVisitor<MacroBodyVariables> {
   }
   // A declaration a macro writes, even one whose name is an argument
   // (`DECL(long, w, n + 1)`): the statement cannot be rewritten as a whole.
+  // Not one whose type alone a macro spells (`LONG e = 3;`).
   bool VisitDeclStmt(DeclStmt *DS) {
     for (const Decl *D : DS->decls())
-      if (const auto *V = dyn_cast<VarDecl>(D); V && (inBody(DS->getBeginLoc()) || V->getLocation().isMacroID()))
+      if (const auto *V = dyn_cast<VarDecl>(D); V && (writtenByMacro(DS, V) || V->getLocation().isMacroID()))
         Declared.insert(V);
     return true;
+  }
+  bool writtenByMacro(const DeclStmt *DS, const VarDecl *V) const {
+    if (!inBody(DS->getBeginLoc())) return false;
+    if (DS->getEndLoc().isMacroID() || V->getLocation().isMacroID()) return true;
+    return !SM.isBeforeInTranslationUnit(SM.getExpansionRange(DS->getBeginLoc()).getEnd(), V->getLocation());
   }
   const SourceManager &SM;
   llvm::DenseSet<const VarDecl *> Declared, Named;

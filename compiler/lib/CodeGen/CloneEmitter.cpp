@@ -197,6 +197,12 @@ class CloneBuilder {
     unsigned Begin = SM.getFileOffset(R.getBegin());
     unsigned End = SM.getFileOffset(R.getEnd()) + Lexer::MeasureTokenLength(R.getEnd(), SM, LO);
     StringRef Buffer = SM.getBufferData(SM.getFileID(R.getBegin()));
+    // Text written again elsewhere would take a part of an #if with it.
+    // (Reported once, by the resume clone, which rewrites every statement
+    // the fast clone does.)
+    if (Kind == CloneKind::Resume && cutsConditional(Buffer.slice(Begin, End)))
+      diag::report(Ctx.getDiagnostics(), R.getBegin(), diag::ConstructUnsupported)
+          << "a preprocessor directive inside a statement that the translation rewrites";
     std::string Out;
     unsigned Pos = Begin;
     for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End; ++It) {
@@ -207,11 +213,25 @@ class CloneBuilder {
     // expression of one element covers only `xs`.
     return Pos >= End ? Out : Out + Buffer.substr(Pos, End - Pos).str();
   }
+  // Whether Text holds a part of a preprocessor conditional only (an #if
+  // without its #endif, an #else without its #if).
+  static bool cutsConditional(StringRef Text) {
+    int Depth = 0;
+    for (size_t Line = 0; Line != StringRef::npos; Line = Text.find('\n', Line)) {
+      if (Text[Line] == '\n') ++Line;
+      StringRef Rest = Text.drop_front(Line).ltrim(" \t");
+      if (!Rest.consume_front("#")) continue;
+      Rest = Rest.ltrim(" \t");
+      if (Rest.starts_with("if")) ++Depth;
+      else if (Rest.starts_with("endif") && --Depth < 0) return true;
+      else if (Rest.starts_with("el") && Depth == 0) return true;
+    }
+    return Depth != 0;
+  }
   bool isVoid() const { return FD->getReturnType()->isVoidType(); }
   std::string returnType() { return typeQualified(Ctx, FD->getReturnType()); }
 
-  // Statements replaced as a whole: spawns, and declarations of variables
-  // that live in the frame in this clone.
+  // Within the base cases the fast clone's tail leaves out.
   bool omitted(SourceLocation Loc) const {
     const SourceLocation At = SM.getExpansionLoc(Loc);
     return llvm::any_of(llvm::ArrayRef(Frame.EarlyReturns).take_front(OmittedBaseCases), [&](const Stmt *S) {
@@ -220,6 +240,8 @@ class CloneBuilder {
     });
   }
 
+  // Statements replaced as a whole: spawns, and declarations of variables
+  // that live in the frame in this clone.
   void collectWholeStatements() {
     for (unsigned I = 0; I < OmittedBaseCases; ++I) addWholeRange(Frame.EarlyReturns[I]);
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) addWholeRange(spawnRange(I));
@@ -391,6 +413,8 @@ class CloneBuilder {
             }
           }
         }
+        for (const LambdaCapture &C : L->captures())
+          if (C.isExplicit()) ExplicitCaptures.insert(C.getLocation());
         ++LambdaDepth;
         Lambdas.push_back(L);
         bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
@@ -401,11 +425,16 @@ class CloneBuilder {
       // A constant a lambda names without capturing it (`[] { return x + n; }`
       // with `const long n = 3;`): its value, so that a constant expression
       // stays one.
+      // So too where C++ reads a constant's value without using the variable
+      // (`std::array<long, n>`, `case n:`; NOUR_Constant): the frame's copy is
+      // no constant.
       std::optional<std::string> uncapturedConstant(const DeclRefExpr *DR, const VarDecl *V) const {
-        if (Lambdas.empty() || Lambdas.back()->getCallOperator()->Encloses(V->getDeclContext())) return std::nullopt;
-        if (llvm::any_of(Lambdas.back()->captures(), [&](const LambdaCapture &C) {
-              return C.capturesVariable() && C.getCapturedVar() == V;
-            }))
+        const bool InLambda = !Lambdas.empty() && !Lambdas.back()->getCallOperator()->Encloses(V->getDeclContext()) &&
+                              llvm::none_of(Lambdas.back()->captures(), [&](const LambdaCapture &C) {
+                                return C.capturesVariable() && C.getCapturedVar() == V;
+                              });
+        // (Not `[n]`, which names the variable.)
+        if (!InLambda && (DR->isNonOdrUse() != NOUR_Constant || ExplicitCaptures.contains(DR->getLocation())))
           return std::nullopt;
         const QualType T = V->getType().getNonReferenceType();
         if (!T->isIntegralOrEnumerationType() || !V->isUsableInConstantExpressions(B.Ctx)) return std::nullopt;
@@ -419,6 +448,7 @@ class CloneBuilder {
       }
       unsigned LambdaDepth = 0;
       llvm::SmallVector<const LambdaExpr *, 2> Lambdas;
+      llvm::DenseSet<SourceLocation> ExplicitCaptures;
 
       // An instantiation's clones are explicit specializations, outside any
       // template, where a requires-expression would be checked as written
@@ -619,7 +649,9 @@ class CloneBuilder {
     if (Frame.field(V)->IsReference) {
       // `T &r = e` and `T &r(e)` / `T &r{e}`: the referent's address.
       if (!IsCopyInit) Init = Init.substr(1, Init.size() - 2);
-      return fmt::format("{} = __builtin_addressof({})", fieldOf(V), Init);
+      const bool Xvalue = V->getInit() && V->getInit()->IgnoreImplicit()->isXValue();
+      return fmt::format("{} = {}({})", fieldOf(V), Xvalue ? "::cilkpp::rt::address_of_xvalue" : "__builtin_addressof",
+                         Init);
     }
     QualType T = V->getType().getUnqualifiedType();
     std::string Value = IsCopyInit ? Init : fmt::format("::cilkpp::rt::id<{}>{}", typeQualified(Ctx, T), Init);

@@ -31,6 +31,10 @@ PrintingPolicy policy(ASTContext &Ctx) {
 std::string print(ASTContext &Ctx, QualType T, StringRef Name) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
+  // `long (x)(3);` gives x's type a parenthesis, which g++ warns about
+  // where the type is spelled again (-Wparentheses); the printer adds the
+  // parentheses a declarator needs by itself.
+  T = T.IgnoreParens();
   T.print(OS, policy(Ctx), Name);
   return Out;
 }

@@ -328,10 +328,14 @@ class Lowering {
     // an array of arrays, whose elements would decay too).
     const auto *CopiedArray = D->getType()->getAsArrayTypeUnsafe();
     if (CopiedArray && CopiedArray->getElementType()->isArrayType()) return false;
+    // A binding the program never names is no mistake (compilers do not
+    // warn about one of a structured binding's names).
+    const std::string Unused = StringRef(Specifiers).contains("maybe_unused") ? "" : "[[maybe_unused]] ";
     for (unsigned I = 0; I < Lowered->Accesses.size(); ++I)
-      Bindings += CopiedArray
-                      ? fmt::format(" {} {} = {};", Specifiers, D->bindings()[I]->getName(), Lowered->Accesses[I])
-                      : fmt::format(" auto &&{} = {};", D->bindings()[I]->getName(), Lowered->Accesses[I]);
+      Bindings += CopiedArray ? fmt::format(" {}{} {} = {};", Unused, Specifiers, D->bindings()[I]->getName(),
+                                            Lowered->Accesses[I])
+                              : fmt::format(" {}auto &&{} = {};", Unused, D->bindings()[I]->getName(),
+                                            Lowered->Accesses[I]);
     Main.ReplaceText(CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), RBracket->getLocation()),
                      fmt::format("{} {}", CopiedArray ? "auto &&" : Specifiers, Object));
     Main.InsertTextAfterToken(Semi, Bindings);

@@ -47,8 +47,10 @@ constexpr Description Descriptions[NumIDs] = {
      "function or a template: declare the type outside the function|from C++20 on it is named through its variable (-std=c++20), or pass a named "
      "function object}0"},
     {clang::DiagnosticsEngine::Note,
-     "cilkpp: structured bindings in a template live across a spawn or sync only when every instantiation in the "
-     "file decomposes the same way (all with get<I>, or all into the same data members)"},
+     "cilkpp: %select{structured bindings in a template live across a spawn or sync only when every instantiation "
+     "in the file decomposes the same way (all with get<I>, or all into the same data members)|structured bindings "
+     "of bit-fields, of unnamed members and of arrays of arrays do not live across a spawn or sync (copy the members "
+     "into variables of their own)}0"},
     {clang::DiagnosticsEngine::Note,
      "cilkpp: %0 is a %select{private|protected}1 member of its class, and the frame that holds the variable is "
      "declared outside the class (it can name the type of a variable initialized by a call of a public function "

@@ -110,6 +110,13 @@ struct StackFrame {
   alignas(F) unsigned char bytes[sizeof(F)];
 };
 
+// The address of the object an xvalue names, which a reference in the frame
+// holds (`auto &&r = std::move(x);` refers to x).
+template <class T>
+inline T *address_of_xvalue(T &&object) noexcept {
+  return __builtin_addressof(object);
+}
+
 template <class F>
 inline F *init_stack_frame(StackFrame<F> &storage, Frame *parent, void *result_slot, const FrameInfo *info) noexcept {
   F *f = ::new (static_cast<void *>(storage.bytes)) F;
