@@ -1,9 +1,8 @@
 #include "DepFile.h"
 
 namespace cilkpp::driver {
-namespace {
 
-std::string escapeForMake(llvm::StringRef Path) {
+std::string quoteForMake(llvm::StringRef Path) {
   std::string Out;
   for (char C : Path) {
     if (C == ' ' || C == '#') Out += '\\';
@@ -12,8 +11,6 @@ std::string escapeForMake(llvm::StringRef Path) {
   }
   return Out;
 }
-
-}  // namespace
 
 std::vector<std::string> readDepFileDependencies(llvm::StringRef Text) {
   std::vector<std::string> Dependencies;
@@ -52,13 +49,13 @@ std::vector<std::string> readDepFileDependencies(llvm::StringRef Text) {
 }
 
 std::string makeDepFile(llvm::StringRef Target, const std::vector<std::string> &Dependencies, bool PhonyTargets) {
-  std::string Out = escapeForMake(Target) + ":";
-  for (const std::string &D : Dependencies) Out += " \\\n  " + escapeForMake(D);
+  std::string Out = Target.str() + ":";
+  for (const std::string &D : Dependencies) Out += " \\\n  " + quoteForMake(D);
   Out += "\n";
   // (-MP: a header deleted since does not stop make. The first dependency
   // is the source itself.)
   if (PhonyTargets)
-    for (size_t I = 1; I < Dependencies.size(); ++I) Out += "\n" + escapeForMake(Dependencies[I]) + ":\n";
+    for (size_t I = 1; I < Dependencies.size(); ++I) Out += "\n" + quoteForMake(Dependencies[I]) + ":\n";
   return Out;
 }
 

@@ -10,9 +10,12 @@
 
 namespace cilkpp::driver {
 
-// `Target: Dep1 Dep2 ...`, one dependency per continued line, with the
-// characters Make treats specially escaped (spaces, '#', '$'); with
-// PhonyTargets (-MP), an empty rule for each dependency but the first.
+// Path with the characters Make treats specially escaped (spaces, '#', '$').
+std::string quoteForMake(llvm::StringRef Path);
+
+// `Target: Dep1 Dep2 ...` (Target as it is, quoteForMake'd if need be), one
+// dependency per continued line, quoted; with PhonyTargets (-MP), an empty
+// rule for each dependency but the first.
 std::string makeDepFile(llvm::StringRef Target, const std::vector<std::string> &Dependencies,
                         bool PhonyTargets);
 

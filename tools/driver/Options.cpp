@@ -27,6 +27,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/StringSaver.h"
 
+#include "DepFile.h"
 #include "Diag.h"
 #include "DriverConfig.h"
 
@@ -124,9 +125,13 @@ cl::opt<bool> DepPhonyOpt("MP", cl::desc("Add an empty rule for each header of t
 cl::opt<std::string> DepFilePathOpt("MF", cl::value_desc("file"),
                                     cl::desc("Write the -MD rule to <file> (implies -MD)"),
                                     cl::cat(Category));
-cl::opt<std::string> DepTargetOpt("MT", cl::value_desc("target"),
-                                  cl::desc("Target of the -MD rule (default: the output; implies -MD)"),
-                                  cl::cat(Category));
+cl::list<std::string> DepTargetOpt("MT", cl::value_desc("target"),
+                                   cl::desc("Target of the -MD rule, as given; several are joined (default: the "
+                                            "output; implies -MD)"),
+                                   cl::cat(Category));
+cl::list<std::string> DepQuotedTargetOpt("MQ", cl::value_desc("target"),
+                                         cl::desc("As -MT, with the characters Make treats specially quoted"),
+                                         cl::cat(Category));
 cl::opt<bool> SaveTempsOpt(
     "save-temps",
     cl::desc("Keep the translated C++ next to the output as <stem>.cilkpp.cpp"),
@@ -179,7 +184,7 @@ void reportParseError(llvm::StringRef Text) {
 
 // Options whose value may be the next argument.
 bool takesSeparateValue(llvm::StringRef Arg) {
-  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include", "-MF", "-MT"})
+  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include", "-MF", "-MT", "-MQ"})
     if (Arg == Name) return true;
   return false;
 }
@@ -336,10 +341,16 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.CountSpawns = CountSpawnsOpt;
   O.PollPoints = !NoPollPointsOpt;
   O.SaveTemps = SaveTempsOpt;
-  O.DepFile = DepFileOpt || DepFileUserOpt || !DepFilePathOpt.empty() || !DepTargetOpt.empty();
+  O.DepFile = DepFileOpt || DepFileUserOpt || !DepFilePathOpt.empty() || !DepTargetOpt.empty() ||
+              !DepQuotedTargetOpt.empty();
   O.DepPhonyTargets = DepPhonyOpt;
   O.DepFilePath = DepFilePathOpt;
-  O.DepTarget = DepTargetOpt;
+  // -MT and -MQ in command-line order, as gcc joins them.
+  std::vector<std::pair<unsigned, std::vector<std::string>>> Targets;
+  collect(DepTargetOpt, Targets, [](const std::string &V) { return std::vector<std::string>{V}; });
+  collect(DepQuotedTargetOpt, Targets, [](const std::string &V) { return std::vector<std::string>{quoteForMake(V)}; });
+  llvm::stable_sort(Targets, llvm::less_first());
+  for (auto &[Pos, T] : Targets) O.DepTarget += (O.DepTarget.empty() ? "" : " ") + T.front();
   O.Verbose = VerboseOpt;
   O.Debug = DebugOpt;
 

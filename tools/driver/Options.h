@@ -34,7 +34,7 @@ struct Options {
   bool DepFile = false;
   bool DepPhonyTargets = false;  // -MP
   std::string DepFilePath;
-  std::string DepTarget;
+  std::string DepTarget;  // as written into the rule (-MT as given, -MQ quoted); empty: the output
   std::string OptLevel;      // the text after -O: "0", "2", "s", ...
   std::string Std;           // the text after -std=
   // -I, -isystem, -D, -U, -include, in command-line order, as argv tokens.

@@ -66,7 +66,7 @@ int Driver::run() {
   // (Before the inputs: `-x c++` would make "c++" an input.)
   for (const Arg &A : O.Args) {
     if (A.K != Arg::HostFlag) continue;
-    if (A.Text == "-M" || A.Text == "-MM" || A.Text == "-MG" || A.Text == "-MQ") {
+    if (A.Text == "-M" || A.Text == "-MM" || A.Text == "-MG") {
       error("'" + A.Text + "' is not supported: use -MD or -MMD (with -E or -c)");
       return 1;
     }
@@ -139,7 +139,8 @@ int Driver::emitCpp(const std::string &Input) {
   }
   std::vector<std::string> Dependencies;
   if (!translateTo(Input, Output, &Dependencies)) return 1;
-  return writeFile(DepPath, makeDepFile(O.DepTarget.empty() ? Output : O.DepTarget, Dependencies, O.DepPhonyTargets))
+  return writeFile(DepPath, makeDepFile(O.DepTarget.empty() ? quoteForMake(Output) : O.DepTarget, Dependencies,
+                                        O.DepPhonyTargets))
              ? 0
              : 1;
 }
@@ -224,7 +225,7 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
         O.Output.empty() ? (path::stem(In) + ".o").str() : O.Output;
     Job J{In, Object};
     if (O.DepFile) {
-      J.DepTarget = O.DepTarget.empty() ? Object : O.DepTarget;
+      J.DepTarget = O.DepTarget.empty() ? quoteForMake(Object) : O.DepTarget;
       J.DepPath = O.DepFilePath;
       if (J.DepPath.empty()) {
         llvm::SmallString<256> Replaced(Object);
