@@ -216,6 +216,7 @@ class CloneBuilder {
   // Whether Text holds a part of a preprocessor conditional only (an #if
   // without its #endif, an #else without its #if).
   static bool cutsConditional(StringRef Text) {
+    if (Text.empty()) return false;
     int Depth = 0;
     for (size_t Line = 0; Line != StringRef::npos; Line = Text.find('\n', Line)) {
       if (Text[Line] == '\n') ++Line;

@@ -256,19 +256,18 @@ static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, c
 // and calls, so a leaf costs its test and no more; the tail saves the
 // registers and holds the frame. g++ makes that split itself, but not of a
 // function with vague linkage (a member defined in its class, an inline
-// function), and clang++ not at all (fib(35) on one worker: 79 ms for a
-// member defined in its class with g++ and 65 ms for a free function with
-// clang++, against 41 ms and 38 ms split). The head forwards the
-// parameters, which the fast clone takes by reference or trivially copies.
-// The tail leaves them out. Returns the head's base cases, none where the
-// clone stays whole.
+// function, a template), and clang++ not at all (docs/performance.md, "The
+// fast clone's head"). The head forwards the parameters, which the fast
+// clone takes by reference or trivially copies. The tail leaves the base
+// cases out. Returns the head's base cases, none where the clone stays
+// whole.
 static CopiedBaseCases fastCloneHead(ASTContext &Ctx, const FrameDescription &Frame, const FunctionDecl *FD) {
   const bool HasFrame = !Frame.Points.empty() || Frame.EagerFrame;
-  // (A qualified definition, `long ns::f(...)`, would need the tail
-  // declared in ns first.)
   const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
   const bool HasPack =
       Pattern && llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *P) { return P->isParameterPack(); });
+  // (A qualified definition, `long ns::f(...)`, would need the tail
+  // declared in ns first.)
   if (!HasFrame || Frame.EarlyReturns.empty() || FD->isVariadic() || HasPack || isExplicitSpecialization(FD) ||
       (!isa<CXXMethodDecl>(FD) && FD->getQualifierLoc()))
     return {};
