@@ -105,7 +105,8 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
     if (Host->getDeclContext()->isDependentContext() && !MemberOfClassTemplateMovable()) return std::nullopt;
     const TemplateParameterList *List = Template->getTemplateParameters();
     if (List->getRequiresClause()) {
-      WhyNot = "its function template has a requires-clause";
+      WhyNot = "its function template has a requires-clause (a constrained parameter, `template <std::integral T>`, "
+               "does not keep it in place)";
       return std::nullopt;
     }
     if (List->hasParameterPack()) {
