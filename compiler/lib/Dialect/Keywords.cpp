@@ -96,6 +96,12 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
     return;
   }
   SourceLocation Loc = MacroNameTok.getLocation();
+  // In a header, through a header's macro or not, a keyword is its serial
+  // elision.
+  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Loc))) {
+    HeaderUses.push_back({*Kind, SM.getExpansionLoc(Loc), SM.getExpansionLoc(Loc), II->getName()});
+    return;
+  }
   // Keywords come in file order: a call that ended before this one never
   // holds a later one either.
   llvm::erase_if(MacroCalls, [&](SourceRange Call) { return SM.isBeforeInTranslationUnit(Call.getEnd(), Loc); });
@@ -104,10 +110,6 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
     // A keyword written inside another macro's body or argument.
     diag::report(PP.getDiagnostics(), SM.getExpansionLoc(Loc), diag::KeywordInMacro)
         << II->getName();
-    return;
-  }
-  if (!SM.isWrittenInMainFile(Loc)) {
-    HeaderUses.push_back({*Kind, Loc, Loc, II->getName()});
     return;
   }
   Uses.push_back({*Kind, Loc, Args ? Range.getEnd() : Loc, II->getName()});
