@@ -13,6 +13,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "Diag.h"
@@ -164,6 +165,7 @@ int runCommand(llvm::ArrayRef<std::string> Command, bool Verbose, bool CleanDiag
   llvm::SmallString<128> DiagnosticsPath;
   if (CleanDiagnostics && llvm::sys::fs::createTemporaryFile("cilkpp-host", "txt", DiagnosticsPath))
     CleanDiagnostics = false;
+  if (CleanDiagnostics) llvm::sys::RemoveFileOnSignal(DiagnosticsPath);
   std::optional<llvm::StringRef> Redirects[] = {std::nullopt, std::nullopt, std::nullopt};
   if (CleanDiagnostics) Redirects[2] = DiagnosticsPath.str();
   llvm::SmallVector<llvm::StringRef, 32> Args(Argv.begin(), Argv.end());
@@ -176,6 +178,7 @@ int runCommand(llvm::ArrayRef<std::string> Command, bool Verbose, bool CleanDiag
       llvm::errs() << cleanHostDiagnostics((*Output)->getBuffer());
     llvm::errs().flush();
     llvm::sys::fs::remove(DiagnosticsPath);
+    llvm::sys::DontRemoveFileOnSignal(DiagnosticsPath);
   }
   if (ExecutionFailed) {
     error("cannot run '" + Argv[0] + "': " + ErrMsg);

@@ -1,0 +1,18 @@
+# Runs `cilkpp -c <input>` with a host compiler that never finishes, sends
+# the driver signal $1 once the host compiler has started, and prints the
+# driver's exit status and whatever is left in its temporary directory.
+# Usage: bash interrupt-during-compile.sh SIGNAL CILKPP INPUT
+signal=$1 cilkpp=$2 input=$3
+rm -rf tmp started && mkdir tmp
+cat > slow-cxx.sh <<'CXX'
+echo $$ > started.tmp && mv started.tmp started
+exec sleep 60
+CXX
+TMPDIR=$PWD/tmp CXX="sh $PWD/slow-cxx.sh" "$cilkpp" -c "$input" -o out.o &
+driver=$!
+for _ in $(seq 600); do [ -f started ] && break; sleep 0.05; done
+kill -"$signal" "$driver"
+wait "$driver"
+echo "status: $?"
+kill "$(cat started)" 2>/dev/null
+echo "left:" $(ls -A tmp)
