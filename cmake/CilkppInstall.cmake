@@ -1,5 +1,7 @@
 # Install layout (relative to the install prefix P):
 #   P/bin/cilkpp                      the driver (the translator runs in it)
+#   P/bin/cilkpp-sim, cilkpp-sim-plot the scheduling simulator (tools/sim)
+#   P/bin/cilkpp-timeline             draws a CILKPP_TRACE event log (tools/timeline)
 #   P/include/cilkpp/...              runtime headers that translated code includes
 #   P/lib/libcilkpp_rt.a, .so         the runtime, static and shared
 #   P/lib/libcilkpp_rt_tsan.a, .so    the runtime for -fsanitize=thread
