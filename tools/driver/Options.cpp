@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <utility>
 
 #include "llvm/ADT/STLExtras.h"
@@ -30,6 +31,7 @@
 #include "DepFile.h"
 #include "Diag.h"
 #include "DriverConfig.h"
+#include "Help.h"
 
 namespace cl = llvm::cl;
 
@@ -56,7 +58,7 @@ constexpr const char *OptLevelText[] = {"0", "1", "2", "3", "s", "z", "g", "fast
 cl::opt<OptLevel> OptLevelOpt(
     cl::desc("Optimization level (default -O0, as gcc):"), cl::init(O0),
     cl::values(clEnumValN(O1, "O", "Same as -O1"),
-               clEnumValN(O0, "O0", "No optimization"),
+               clEnumValN(O0, "O0", "No optimization (the default, as gcc)"),
                clEnumValN(O1, "O1", "Optimize"),
                clEnumValN(O2, "O2", "Optimize more"),
                clEnumValN(O3, "O3", "Optimize most"),
@@ -90,7 +92,7 @@ cl::opt<bool> EmitCppOpt(
     cl::desc("Print the translated C++ of one .cilkpp input (to -o if given)"),
     cl::cat(Category));
 cl::alias EmitCppAlias("E", cl::aliasopt(EmitCppOpt),
-                       cl::desc("Alias for --emit-cpp"), cl::NotHidden,
+                       cl::desc("Same as --emit-cpp"), cl::NotHidden,
                        cl::cat(Category));
 cl::opt<bool> DumpSignaturesOpt(
     "dump-signatures",
@@ -103,7 +105,7 @@ cl::opt<bool> SerialOpt(
              "parallelism"),
     cl::cat(Category));
 cl::alias SerialAlias("fcilkpp-serial", cl::aliasopt(SerialOpt),
-                      cl::desc("Alias for --serial"), cl::NotHidden,
+                      cl::desc("Same as --serial"), cl::NotHidden,
                       cl::cat(Category));
 cl::opt<bool> CountSpawnsOpt(
     "fcilkpp-count-spawns",
@@ -137,6 +139,42 @@ cl::opt<bool> SaveTempsOpt(
     cl::desc("Keep the translated C++ next to the output as <stem>.cilkpp.cpp"),
     cl::cat(Category));
 
+// Options whose value may be the next argument.
+bool takesSeparateValue(llvm::StringRef Arg) {
+  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include", "-MF", "-MT", "-MQ"})
+    if (Arg == Name) return true;
+  return false;
+}
+
+// Options without a gcc spelling are written with two dashes (llvm::cl
+// takes one or two for any option).
+bool longOnly(llvm::StringRef Name) { return Name == "emit-cpp" || Name == "dump-signatures" || Name == "serial"; }
+
+// How the user writes an option and its value, as gcc's manual does.
+std::string helpSpelling(const cl::Option &O) {
+  const std::string Name = (longOnly(O.ArgStr) ? "--" : "-") + O.ArgStr.str();
+  if (O.ValueStr.empty()) return Name;
+  const std::string Value = "<" + O.ValueStr.str() + ">";
+  if (O.getFormattingFlag() == cl::Prefix || takesSeparateValue(Name)) return Name + " " + Value;
+  return Name + "=" + Value;
+}
+
+void printDriverHelp() {
+  std::vector<HelpEntry> Entries;
+  for (auto &Entry : cl::getRegisteredOptions()) {
+    const cl::Option *O = Entry.second;
+    if (!llvm::is_contained(O->Categories, &Category) || O->ArgStr.empty()) continue;
+    Entries.push_back({helpSpelling(*O), O->HelpStr.str()});
+  }
+  const auto &Levels = OptLevelOpt.getParser();
+  for (unsigned I = 0; I < Levels.getNumOptions(); ++I)
+    Entries.push_back({"-" + std::string(Levels.getOption(I)), Levels.getDescription(I).str()});
+  // Alphabetical whatever the dashes and the case; -O before -O0.
+  auto Key = [](const HelpEntry &E) { return llvm::StringRef(E.Spelling).ltrim('-').lower(); };
+  llvm::stable_sort(Entries, [&](const HelpEntry &A, const HelpEntry &B) { return Key(A) < Key(B); });
+  printHelp(llvm::outs(), Entries);
+}
+
 // libLLVM registers many internal options (-debug, -stats, ...) in the same
 // global registry. Unregistering them leaves the driver's options as the only
 // ones, so every other '-' argument reliably reaches the host compiler, and
@@ -146,7 +184,7 @@ void unregisterForeignOptions() {
   for (auto &Entry : cl::getRegisteredOptions()) {
     cl::Option *O = Entry.second;
     const bool Ours = llvm::is_contained(O->Categories, &Category);
-    const bool Builtin = Entry.first() == "help" || Entry.first() == "version";
+    const bool Builtin = Entry.first() == "version";
     if (!Ours && !Builtin) Foreign.push_back(O);
   }
   for (cl::Option *O : Foreign) O->removeArgument();
@@ -180,13 +218,6 @@ void reportParseError(llvm::StringRef Text) {
   if (Line.empty()) return;
   auto [Prog, Rest] = Line.split(": ");
   error(Rest.empty() ? Prog : Rest);
-}
-
-// Options whose value may be the next argument.
-bool takesSeparateValue(llvm::StringRef Arg) {
-  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include", "-MF", "-MT", "-MQ"})
-    if (Arg == Name) return true;
-  return false;
 }
 
 // --args-file=<file>: each line of the file is one argument as it is, with
@@ -296,6 +327,12 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
     error(llvm::toString(std::move(E)));
     return std::nullopt;
   }
+  // llvm::cl's own --help would print our options with its spelling.
+  for (unsigned I = 1; I < Expanded.size() && llvm::StringRef(Expanded[I]) != "--"; ++I)
+    if (llvm::StringRef(Expanded[I]) == "--help" || llvm::StringRef(Expanded[I]) == "-help") {
+      printDriverHelp();
+      std::exit(0);
+    }
   if (!checkTrailingOption(Expanded))
     return std::nullopt;
 
@@ -312,6 +349,14 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
       continue;
     }
     SawDashDash |= A == "--";
+    // gcc reads `-o=x` as the file "=x"; llvm::cl would drop the '='.
+    if (!SawDashDash && A.size() > 2 && A[2] == '=' && takesSeparateValue(A.take_front(2))) {
+      ForCl.push_back(Saver.save(A.take_front(2)).data());
+      ForCl.push_back(Saver.save(A.drop_front(2)).data());
+      OriginalPosition.push_back(I);
+      OriginalPosition.push_back(I);
+      continue;
+    }
     ForCl.push_back(Expanded[I]);
     OriginalPosition.push_back(I);
     if (!SawDashDash && takesSeparateValue(A) && I + 1 < Expanded.size()) {
