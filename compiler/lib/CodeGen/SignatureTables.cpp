@@ -312,6 +312,8 @@ FrameTables SignatureTables::definitions(const FrameDescription &Frame, const st
   Out += "#pragma GCC diagnostic pop\n";
   Out += fmt::format("::cilkpp::rt::FrameSignature {}{{{:#018x}ull, {}, &{}, &{}, {}}};\n", signatureName(Names), Index,
                      cStringLiteral(Mangled), Names.Info, State, Entries);
+  // (Whatever follows the frame's declarations starts with a #line.)
+  Out += generatedCodeLineDirective();
   Out += fmt::format("[[maybe_unused]] const bool {}_registered = "
                      "(::cilkpp::rt::register_frame_signature(&{}), true);\n",
                      Names.Info, signatureName(Names));

@@ -48,4 +48,6 @@ std::string lineDirective(unsigned Line, llvm::StringRef FileName) {
   return "#line " + std::to_string(Line) + " " + cStringLiteral(FileName) + "\n";
 }
 
+std::string generatedCodeLineDirective() { return lineDirective(1, "<cilkpp generated>"); }
+
 }  // namespace cilkpp

@@ -23,4 +23,10 @@ std::string cStringLiteral(llvm::StringRef Text);
 // it so diagnostics and debuggers point at the .cilkpp source.
 std::string lineDirective(unsigned Line, llvm::StringRef FileName);
 
+// `#line 1 "<cilkpp generated>"`: code that runs outside the user's
+// statements (the registration of signature tables before main) placed in a
+// file of its own, as compilers place theirs in "<built-in>", so that a
+// breakpoint on a line of the .cilkpp file never stops in it.
+std::string generatedCodeLineDirective();
+
 }  // namespace cilkpp

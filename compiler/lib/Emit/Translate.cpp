@@ -304,7 +304,12 @@ class TranslationConsumer : public ASTConsumer {
     std::string Body = Edited ? std::string(Edited->begin(), Edited->end()) : SM.getBufferData(SM.getMainFileID()).str();
     // A byte-order mark is skipped only at the very start of a file.
     if (llvm::StringRef(Body).starts_with("\xEF\xBB\xBF")) Body.erase(0, 3);
-    Result.Output = Header + lineDirective(1, Options.InputPath) + Body;
+    // g++ places the function that runs static initializers (the
+    // registrations) at the file's last token, which must not be the user's.
+    if (!Options.Serial && !llvm::StringRef(Body).ends_with("\n")) Body += "\n";
+    const std::string AtEnd =
+        Options.Serial ? "" : generatedCodeLineDirective() + "static_assert(true, \"the last token: static initializers\");\n";
+    Result.Output = Header + lineDirective(1, Options.InputPath) + Body + AtEnd;
   }
 
  private:
