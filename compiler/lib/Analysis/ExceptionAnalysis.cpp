@@ -71,7 +71,8 @@ class ThrowFinder : public RecursiveASTVisitor<ThrowFinder> {
   }
   bool VisitCXXThrowExpr(CXXThrowExpr *) { return Throws = true; }
   bool VisitCXXDynamicCastExpr(CXXDynamicCastExpr *E) {
-    Throws |= E->getType()->isReferenceType();
+    // (An expression's type is never a reference: the cast's written one.)
+    Throws |= E->getTypeAsWritten()->isReferenceType();
     return true;
   }
   bool VisitCXXTypeidExpr(CXXTypeidExpr *E) {
