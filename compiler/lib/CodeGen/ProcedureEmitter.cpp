@@ -187,6 +187,18 @@ static SourceLocation declarationBegin(ASTContext &Ctx, const FunctionDecl *FD) 
                                 : Begin;
 }
 
+// " noexcept" for a procedure declared so. A template's `noexcept(expr)`
+// that depends on its parameters gives its fast clones none: each
+// specialization's would have to agree with what the template's gives it,
+// and clang cannot redeclare a class template member's specialization
+// whose template has one.
+static std::string exceptionSpecification(const FunctionDecl *FD) {
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  const auto *Proto = (Pattern ? Pattern : FD)->getType()->getAs<FunctionProtoType>();
+  if (Proto && Proto->getExceptionSpecType() == EST_DependentNoexcept) return "";
+  return declaredNothrow(FD) ? " noexcept" : "";
+}
+
 // The fast clone's declarator. It throws what the procedure throws, so it is
 // noexcept exactly when the procedure is declared so: every file that
 // declares the procedure agrees on that. A member's takes `this` as __this.
@@ -201,7 +213,7 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
   const bool Trailing =
       FD->getReturnType()->isDependentType() && FD->getType()->castAs<FunctionProtoType>()->hasTrailingReturn();
   return fmt::format("{}{} {}({}, {}{}{}){}{}", Prefix, Trailing ? "auto" : Result, Name, HiddenParameters,
-                     FastCloneOrderParameter, Params.empty() ? "" : ", ", Params, declaredNothrow(FD) ? " noexcept" : "",
+                     FastCloneOrderParameter, Params.empty() ? "" : ", ", Params, exceptionSpecification(FD),
                      Trailing ? " -> " + Result : "");
 }
 
