@@ -53,6 +53,8 @@ constexpr bool is_random_access() {
   return has_random_access_category<T>::value;
 }
 
+// Body: (*body)(lo, hi) runs the iterations [lo, hi) in order (parallel_for's
+// chunk).
 template <class Body>
 struct LoopFrame final : Frame {
   Body *body;
@@ -67,11 +69,6 @@ template <class Body>
 inline const FrameInfo heap_info{"cilk_for", &resume<Body>, sizeof(LoopFrame<Body>), nullptr};
 template <class Body>
 inline const FrameInfo stack_info{"cilk_for", &resume<Body>, sizeof(LoopFrame<Body>), &heap_info<Body>};
-
-template <class Body>
-inline void run_serially(Body *body, std::uint64_t lo, std::uint64_t hi) {
-  for (std::uint64_t k = lo; k < hi; ++k) (*body)(k);
-}
 
 // The fast clone: runs iterations [lo, hi).
 template <class Body>
@@ -99,7 +96,7 @@ void fast(Worker *w, Frame *parent, Body *body, std::uint64_t lo, std::uint64_t 
     }
     lo = mid;
   }
-  run_serially(body, lo, hi);
+  (*body)(lo, hi);
 }
 
 // The resume clone: continues a stolen or suspended loop frame.
@@ -127,7 +124,7 @@ void resume(Worker *w, Frame *base) noexcept {
     }
   resume_after_spawn:;
   }
-  run_serially(frame->body, frame->lo, frame->hi);
+  (*frame->body)(frame->lo, frame->hi);
   frame->entry = 2;
   if (!sync(w, frame)) return;
 resume_after_sync:
@@ -214,8 +211,8 @@ Index nth_value(const Index &first, std::int64_t step, std::uint64_t k) {
 }
 
 // The exception of the first iteration, in serial order, that threw. Later
-// iterations that have not started are skipped, as the serial loop would not
-// run them; earlier ones run, and may replace it.
+// chunks that have not started are skipped, as the serial loop would not run
+// them; earlier ones run, and may replace it.
 class FirstError {
  public:
   bool skips(std::uint64_t k) const noexcept { return k > first_.load(std::memory_order_relaxed); }
@@ -257,28 +254,36 @@ void parallel_for(const Index &first, const Bound &last, std::int64_t step, Loop
   const std::uint64_t count = loop_detail::trip_count(first, last, step, test, where);
   if (count == 0) return;
   // A body that may throw: the first exception in serial order leaves the
-  // loop once every iteration that started has finished.
+  // loop once every iteration that started has finished. A chunk looks for
+  // an earlier exception once and runs its iterations in one try block
+  // (once per iteration, a gather over std::vector ran 3 times slower than
+  // the serial loop: docs/performance.md, "cilk_for bodies").
   constexpr bool may_throw = !std::is_nothrow_invocable_v<Body &, Index>;
   loop_detail::FirstError error;
-  auto iteration = [&](std::uint64_t k) {
+  auto chunk = [&](std::uint64_t lo, std::uint64_t hi) {
+    // Local copies: the body's stores might reach `first` itself, which was
+    // then loaded again in every iteration.
+    const Index first_value = first;
+    const std::int64_t step_value = step;
     if constexpr (may_throw) {
-      if (error.skips(k)) return;
+      if (error.skips(lo)) return;
+      std::uint64_t k = lo;
       try {
-        body(loop_detail::nth_value(first, step, k));
+        for (; k < hi; ++k) body(loop_detail::nth_value(first_value, step_value, k));
       } catch (...) {
         error.record(k, std::current_exception());
       }
     } else {
-      body(loop_detail::nth_value(first, step, k));
+      for (std::uint64_t k = lo; k < hi; ++k) body(loop_detail::nth_value(first_value, step_value, k));
     }
   };
-  using Iteration = decltype(iteration);
+  using Chunk = decltype(chunk);
   if (grain != 0 && count <= grain) {
-    loop_detail::run_serially(&iteration, 0, count);
+    chunk(0, count);
   } else {
     run_root<void>([&](Worker *w, Frame *parent, void *) noexcept {
       const std::uint64_t g = grain != 0 ? grain : loop_detail::default_grain(count, worker_count(w));
-      loop_detail::fast<Iteration>(w, parent, &iteration, 0, count, g);
+      loop_detail::fast<Chunk>(w, parent, &chunk, 0, count, g);
     });
   }
   if constexpr (may_throw) error.rethrow();
