@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <pthread.h>
 #include <sched.h>
 
 namespace cilkpp::rt {
@@ -20,6 +21,9 @@ namespace {
 Runtime *the_runtime = nullptr;
 
 void shutdown_at_exit() { the_runtime->shutdown(); }
+void prepare_fork_of_runtime() { the_runtime->prepare_fork(); }
+void parent_after_fork() { the_runtime->after_fork_in_parent(); }
+void child_after_fork() { the_runtime->after_fork_in_child(); }
 
 }  // namespace
 
@@ -36,6 +40,7 @@ Runtime &Runtime::instance() {
   static Runtime *const runtime = [] {
     the_runtime = new Runtime(load_config_or_exit());
     std::atexit(shutdown_at_exit);
+    pthread_atfork(prepare_fork_of_runtime, parent_after_fork, child_after_fork);
     return the_runtime;
   }();
   return *runtime;
@@ -194,6 +199,31 @@ std::vector<WorkerStats> Runtime::stats_snapshot() {
          parked_.load(std::memory_order_acquire) != threads_.size())
     std::this_thread::yield();
   return collect();
+}
+
+void Runtime::prepare_fork() noexcept {
+  // A fork from parallel code (or during another thread's root call) cannot
+  // wait for the workers; its child should exec or _exit, as POSIX asks of
+  // a multithreaded program's child.
+  fork_holds_root_ = root_mutex_.try_lock();
+  if (!fork_holds_root_) return;
+  while (!stopped_.load(std::memory_order_acquire) &&
+         parked_.load(std::memory_order_acquire) != threads_.size())
+    std::this_thread::yield();
+}
+
+void Runtime::after_fork_in_parent() noexcept {
+  if (fork_holds_root_) root_mutex_.unlock();
+}
+
+void Runtime::after_fork_in_child() noexcept {
+  // The threads do not exist here: their handles can be neither joined nor
+  // destroyed (std::thread's destructor would terminate), so they leak.
+  new std::vector<std::thread>(std::move(threads_));
+  threads_.clear();
+  parked_.store(0, std::memory_order_relaxed);
+  stopped_.store(true, std::memory_order_relaxed);
+  if (fork_holds_root_) root_mutex_.unlock();
 }
 
 void Runtime::restart_for_testing(unsigned nworkers) {

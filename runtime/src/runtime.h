@@ -72,6 +72,15 @@ class Runtime {
   // Tests: replaces the workers by nworkers fresh ones. Outside root calls.
   void restart_for_testing(unsigned nworkers);
 
+  // pthread_atfork handlers. Before fork(): outside root calls, waits for
+  // the worker threads to go to sleep (holding no lock) and holds root
+  // calls off. In the child, which has none of the worker threads, the
+  // runtime is as after shutdown: root calls run on one worker, and exit
+  // neither joins threads nor prints statistics.
+  void prepare_fork() noexcept;
+  void after_fork_in_parent() noexcept;
+  void after_fork_in_child() noexcept;
+
  private:
   // One worker and what only its thread touches, on cache lines of their own.
   struct alignas(64) Slot {
@@ -110,6 +119,8 @@ class Runtime {
   std::atomic<std::uint32_t> epoch_{0};
   // Worker threads asleep in wait_for_root, for stats_snapshot.
   std::atomic<unsigned> parked_{0};
+  // prepare_fork took root_mutex_ (no root call was active).
+  bool fork_holds_root_ = false;
 };
 
 }  // namespace cilkpp::rt
