@@ -1,5 +1,6 @@
 #include "CommandLine.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -24,8 +25,7 @@ Slowdown parseSlowdown(const std::string &range, double period) {
       !(0 < lo && lo <= hi && hi <= 100))
     fail("--slowdown: expected LO-HI with 0 < LO <= HI <= 100");
   // A zero mean would change speed infinitely often at one instant.
-  if (!(period > 0))
-    fail("--period: must be positive");
+  checkFinitePositive(period, "--period");
   return Slowdown{period, period, lo / 100, hi / 100};
 }
 
@@ -36,6 +36,19 @@ void writeCsvFile(const TextTable &table, const std::string &path) {
   table.writeCsv(out);
   if (!out)
     fail(fmt::format("cannot write '{}'", path));
+}
+
+void checkWritable(const std::string &path, const char *option) {
+  if (path.empty())
+    return;
+  std::ofstream out(path, std::ios::app);
+  if (!out)
+    fail(fmt::format("{}: cannot write '{}'", option, path));
+}
+
+void checkFinitePositive(double value, const char *option) {
+  if (!(value > 0) || !std::isfinite(value))
+    fail(fmt::format("{}: must be a finite number greater than 0", option));
 }
 
 } // namespace cilkpp::sim

@@ -19,4 +19,11 @@ Slowdown parseSlowdown(const std::string &range, double period);
 // Writes `table` as CSV to `path` (nothing if `path` is empty).
 void writeCsvFile(const TextTable &table, const std::string &path);
 
+// Fails unless `path` (if not empty) can be opened for writing: checked
+// before a simulation that may run for minutes, not after it.
+void checkWritable(const std::string &path, const char *option);
+
+// Fails unless `value` is a finite number greater than 0.
+void checkFinitePositive(double value, const char *option);
+
 } // namespace cilkpp::sim

@@ -120,6 +120,7 @@ int runFiringSquadCommand() {
   if (RunsOpt == 0)
     fail("--runs: must be at least 1");
   const Slowdown slowdown = parseSlowdown(SlowdownOpt, PeriodOpt);
+  checkWritable(CsvOpt, "--csv");
 
   TextTable table;
   table.title = "Firing squad: ALL vs LEVEL on maximal shark-tooth DAGs "

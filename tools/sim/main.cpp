@@ -4,6 +4,7 @@
 //   cilkpp-sim exp1 [--runs N] [--seed S] [--scheduler ecs,cm] [--csv F]
 //   cilkpp-sim run --generate graphic --speeds 1600x2,800,100 --gantt g.csv
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -131,10 +132,12 @@ cl::opt<std::string> GanttOpt("gantt",
                               cl::value_desc("file"), cl::sub(RunCmd),
                               cl::cat(Category));
 
+constexpr unsigned MaxRuns = 10'000'000;
+
 double parseNumber(llvm::StringRef text, const char *option) {
   double value;
-  if (text.trim().getAsDouble(value) || !(value > 0))
-    fail(fmt::format("{}: '{}' is not a positive number", option, text.str()));
+  if (text.trim().getAsDouble(value) || !(value > 0) || !std::isfinite(value))
+    fail(fmt::format("{}: '{}' is not a finite positive number", option, text.str()));
   return value;
 }
 
@@ -170,10 +173,12 @@ std::vector<Policy> parsePolicies(const std::string &text) {
 }
 
 ExperimentOptions experimentOptions() {
-  if (!(BetaOpt >= 1))
-    fail(fmt::format("--beta: {} is less than 1", BetaOpt.getValue()));
-  if (!(SwapFactorOpt > 0))
-    fail("--swap-factor: must be positive");
+  if (!(BetaOpt >= 1) || !std::isfinite(BetaOpt))
+    fail(fmt::format("--beta: {} is not a finite number of at least 1", BetaOpt.getValue()));
+  checkFinitePositive(SwapFactorOpt, "--swap-factor");
+  // Every run's result is kept for the table's statistics.
+  if (RunsOpt > MaxRuns)
+    fail(fmt::format("--runs: at most {}", MaxRuns));
   ExperimentOptions o;
   o.runs = RunsOpt;
   o.seed = SeedOpt;
@@ -245,11 +250,10 @@ int runCommand() {
       fail(fmt::format("--intervals: {} intervals for {} processors",
                        spec.intervals.size(), spec.speeds.size()));
   } else {
+    checkFinitePositive(ProductOpt, "--interval-product");
     spec.intervals = intervalsForProduct(spec.speeds, ProductOpt);
   }
   spec.slowdown = parseSlowdown(SlowdownOpt, PeriodOpt);
-  if (!(ProductOpt > 0))
-    fail("--interval-product: must be positive");
   // (-1, the default, means a random processor per run.)
   if ((InitiatorOpt.getNumOccurrences() && InitiatorOpt < 0) ||
       InitiatorOpt >= int(spec.speeds.size()))
@@ -257,6 +261,8 @@ int runCommand() {
                      InitiatorOpt.getValue(), spec.speeds.size()));
 
   ExperimentOptions o = experimentOptions();
+  checkWritable(GanttOpt, "--gantt");
+  checkWritable(CsvOpt, "--csv");
   const DagMeasures measures = measure(dag);
   std::size_t violations = 0;
   std::vector<Policy> policies =
@@ -362,6 +368,8 @@ int main(int argc, char **argv) {
     fail("no command given (exp1, exp2, exp3, exp4, run, firing-squad; see "
          "--help)");
   ExperimentOptions options = experimentOptions();
+  checkWritable(CsvOpt, "--csv");
+  checkWritable(BatchCsvOpt, "--batches-csv");
   TextTable table, batches;
   if (exp1)
     table = experiment1(options);
