@@ -4,6 +4,7 @@
 
 #include "canonical_check.h"
 #include "stack_guard.h"
+#include "worker_thread.h"
 
 #include "cilkpp/rt/abi.h"
 
@@ -11,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include <thread>
 
 #include <pthread.h>
 #include <sched.h>
@@ -72,7 +75,7 @@ void Runtime::start(unsigned nworkers) {
   placement_ = std::make_unique<CpuPlacement>(nworkers);
   stopped_.store(false, std::memory_order_relaxed);
   // Worker 0 is whichever thread makes a root call; the others get threads.
-  for (unsigned i = 1; i < nworkers; ++i) threads_.emplace_back([this, i] { worker(i).thread_main(); });
+  for (unsigned i = 1; i < nworkers; ++i) threads_.push_back(start_worker_thread(worker(i)));
 }
 
 void Runtime::wake_all() noexcept {
@@ -117,7 +120,11 @@ void Runtime::stop_and_join() {
     stopped_.store(true, std::memory_order_release);
     wake_all();
   }
-  for (std::thread &t : threads_) t.join();
+  join_threads();
+}
+
+void Runtime::join_threads() noexcept {
+  for (pthread_t t : threads_) pthread_join(t, nullptr);
   threads_.clear();
 }
 
@@ -136,8 +143,7 @@ void Runtime::shutdown() noexcept {
     // user code, so joining them could hang. They die with the process.
   }
   if (joined) {
-    for (std::thread &t : threads_) t.join();
-    threads_.clear();
+    join_threads();
   }
   if (!config_.trace_path.empty()) {
     if (joined)
@@ -217,9 +223,7 @@ void Runtime::after_fork_in_parent() noexcept {
 }
 
 void Runtime::after_fork_in_child() noexcept {
-  // The threads do not exist here: their handles can be neither joined nor
-  // destroyed (std::thread's destructor would terminate), so they leak.
-  new std::vector<std::thread>(std::move(threads_));
+  // The threads do not exist here: nothing to join.
   threads_.clear();
   parked_.store(0, std::memory_order_relaxed);
   stopped_.store(true, std::memory_order_relaxed);

@@ -11,8 +11,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
+
+#include <pthread.h>
 
 #include "cilkpp/rt/worker.h"
 #include "config.h"
@@ -96,6 +97,7 @@ class Runtime {
   explicit Runtime(const Config &config);
   void start(unsigned nworkers);  // root_mutex_ held or not yet shared
   void stop_and_join();           // root_mutex_ held, no root active
+  void join_threads() noexcept;
   void wake_all() noexcept;
   std::vector<WorkerStats> collect() const;
 
@@ -106,7 +108,7 @@ class Runtime {
   std::uint64_t reference_core_ns_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::unique_ptr<CpuPlacement> placement_;
-  std::vector<std::thread> threads_;
+  std::vector<pthread_t> threads_;  // workers 1..n-1 (worker_thread.h)
 
   // Held for the whole of an outermost root call.
   std::mutex root_mutex_;
