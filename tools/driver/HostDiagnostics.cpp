@@ -57,7 +57,7 @@ bool isSummary(llvm::StringRef Plain) {
 
 // Clones named as the user's procedures: the fast clone `T
 // __cilkpp_f_fast(cilkpp::rt::Worker*, cilkpp::rt::Frame*, void*, unsigned
-// int, ARGS)` as `T f(ARGS)`, the resume clone `void
+// int, ARGS)` (and its tail, `__cilkpp_f_fast_tail`) as `T f(ARGS)`, the resume clone `void
 // {anonymous}::__cilkpp_f_resume(cilkpp::rt::Worker*, cilkpp::rt::Frame*)`,
 // which has none of the user's parameters, as `f`.
 std::string userNames(llvm::StringRef Line) {
@@ -72,7 +72,7 @@ std::string userNames(llvm::StringRef Line) {
     llvm::StringRef Name = Rest.take_front(NameEnd);
     Rest = Rest.drop_front(Name.size());
     llvm::StringRef Before = Line.take_front(At);
-    if (Name.consume_back("_fast")) {
+    if (Name.consume_back("_fast_tail") || Name.consume_back("_fast")) {
       Name.consume_back("_internal");
       Name.consume_back("_rvalue");
       // (Template arguments stay: `f<int>(...)`.)
@@ -130,7 +130,8 @@ class Cleaner {
     if (std::optional<Heading> H = headingOf(Plain)) return heading(Line, *H);
     // (`file:9:26:   required from here` belongs to the context above it.)
     if (!PendingContext.empty()) {
-      PendingContext += "\n" + Line.str();
+      PendingContext += '\n';
+      PendingContext += Line;
       return;
     }
     const bool IsSnippet = llvm::StringRef(Plain).starts_with(" ");
@@ -145,9 +146,13 @@ class Cleaner {
   // procedure's.
   void context(llvm::StringRef Line, llvm::StringRef Plain) {
     const std::string User = userNames(Line);
-    if (Plain.contains("_fast(cilkpp::rt::Worker*")) {
+    // (The fast clone's tail, the part after the leading base cases, is the
+    // fast clone too.)
+    const bool Tail = Plain.contains("_fast_tail(cilkpp::rt::Worker*");
+    const llvm::StringRef FastSuffix = Tail ? "_fast_tail(" : "_fast(";
+    if (Tail || Plain.contains("_fast(cilkpp::rt::Worker*")) {
       LastFast = User;
-      LastFastName = cloneName(Plain, "_fast(");
+      LastFastName = cloneName(Plain, FastSuffix);
     } else if (Plain.contains("_resume(cilkpp::rt::Worker*") && !LastFast.empty() &&
                llvm::StringRef(cloneName(Plain, "_resume(")).starts_with(LastFastName)) {
       PendingContext = LastFast;

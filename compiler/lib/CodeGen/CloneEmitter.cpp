@@ -1449,8 +1449,16 @@ class CloneBuilder {
       Final.ReplaceText(KeywordRange, Prefix);
       Final.ReplaceText(SemiRange, fmt::format(";{} ::cilkpp::rt::complete_frame(__w, __frame); return; }}", Cleanups));
     } else if (ValueDelivered) {
-      Final.ReplaceText(KeywordRange, fmt::format("{}::cilkpp::rt::complete_frame<{}>(__w, __frame, ({}", Prefix,
-                                                  returnType(), Open));
+      // An arithmetic conversion as the return's own: the fast clone's
+      // `return` already warns about it (-Wconversion), so the argument
+      // does not convert a second time. (For class types static_cast would
+      // be direct-initialisation, which may pick another constructor.)
+      const QualType Result = FD->getReturnType(), From = Value->IgnoreImpCasts()->getType();
+      const bool Arithmetic = Result->isArithmeticType() && !Result->isEnumeralType() && From->isArithmeticType() &&
+                              !From->isEnumeralType() && !Ctx.hasSameUnqualifiedType(Result, From);
+      const std::string Converted = Arithmetic ? "static_cast<" + returnType() + ">" : "";
+      Final.ReplaceText(KeywordRange,
+                        fmt::format("{}::cilkpp::rt::complete_frame<{}>(__w, __frame, {}({}", Prefix, returnType(), Converted, Open));
       Final.ReplaceText(SemiRange, Close + ")); return; }");
     } else if (Value) {
       Final.ReplaceText(KeywordRange, Prefix);
@@ -1589,6 +1597,14 @@ class CloneBuilder {
 // Copied on the line of the body's `{`, so only text that means the same
 // there on one line: no comment, literal, backslash or carriage return in
 // it, and no preprocessor line between the `{` and it.
+// `__func__` and its kin: copied as written into the head they would name
+// the fast clone.
+static bool namesItsFunction(const Stmt *S) {
+  if (!S) return false;
+  if (isa<PredefinedExpr>(S)) return true;
+  return llvm::any_of(S->children(), namesItsFunction);
+}
+
 CopiedBaseCases copyableBaseCases(ASTContext &Ctx, const FunctionDecl &FD, ArrayRef<const Stmt *> BaseCases) {
   const SourceManager &SM = Ctx.getSourceManager();
   CopiedBaseCases Out;
@@ -1599,12 +1615,13 @@ CopiedBaseCases copyableBaseCases(ASTContext &Ctx, const FunctionDecl &FD, Array
     const StringRef Text = Lexer::getSourceText(
         CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), End), SM, Ctx.getLangOpts());
     if (Since.contains('#') || Text.empty() || Text.find_first_of("\"'\\\r") != StringRef::npos ||
-        Text.contains("//") || Text.contains("/*"))
+        Text.contains("//") || Text.contains("/*") || namesItsFunction(S))
       break;
     std::string Line = Text.str();
     std::replace(Line.begin(), Line.end(), '\n', ' ');
     Out.Text += " " + Line;
     ++Out.Count;
+    Out.Statements.push_back(S);
   }
   return Out;
 }

@@ -49,8 +49,9 @@ using FastCloneAvailable = std::function<bool(const clang::FunctionDecl *Callee)
 // The body's leading base cases (FrameDescription::EarlyReturns) as written,
 // on one line, up to the first that cannot be copied there, and how many.
 struct CopiedBaseCases {
-  std::string Text;
+  std::string Text;  // on one line
   unsigned Count = 0;
+  std::vector<const clang::Stmt *> Statements;  // the Count statements
 };
 CopiedBaseCases copyableBaseCases(clang::ASTContext &Ctx, const clang::FunctionDecl &FD,
                                   llvm::ArrayRef<const clang::Stmt *> BaseCases);

@@ -419,7 +419,10 @@ struct HiddenTypeSpellings {
 };
 HiddenTypeSpellings &hiddenTypeSpellings(const ASTContext &Ctx) {
   static HiddenTypeSpellings Spellings;
-  if (Spellings.Ctx != &Ctx) Spellings = {&Ctx, {}};
+  if (Spellings.Ctx != &Ctx) {
+    Spellings.Ctx = &Ctx;
+    Spellings.Spelling.clear();
+  }
   return Spellings;
 }
 }  // namespace
@@ -527,13 +530,15 @@ std::string defaultArgumentText(ASTContext &Ctx, const ParmVarDecl *P) {
   return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
 }
 
-std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults, bool ForFastClone) {
+std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults, bool ForFastClone,
+                          ArrayRef<const ParmVarDecl *> MaybeUnused) {
   std::string Out;
   for (const ParmVarDecl *P : FD->parameters()) {
     if (!Out.empty()) Out += ", ";
     // An instantiation's discarded `if constexpr` branches may have used it.
     // (Or the parameter says so itself.)
-    if (ForFastClone && (FD->isTemplateInstantiation() || P->hasAttr<UnusedAttr>() || P->getName().empty()))
+    if ((ForFastClone && (FD->isTemplateInstantiation() || P->hasAttr<UnusedAttr>() || P->getName().empty())) ||
+        llvm::is_contained(MaybeUnused, P))
       Out += "[[maybe_unused]] ";
     // (`Ts... xs` prints its pattern: `Ts xs...` would be a C variadic.)
     if (const auto *Pack = P->getType()->getAs<PackExpansionType>())

@@ -104,8 +104,10 @@ std::string defaultArgumentText(clang::ASTContext &Ctx, const clang::ParmVarDecl
 // "int n, const char *s" for the procedure's parameters, optionally with
 // their default arguments; a fast clone's list (ForFastClone) takes the
 // by-value parameters that passesByRvalueReference names as `T &&`.
+// MaybeUnused: parameters declared [[maybe_unused]] besides those the
+// clones always mark so.
 std::string parameterList(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, bool WithDefaults,
-                          bool ForFastClone = false);
+                          bool ForFastClone = false, llvm::ArrayRef<const clang::ParmVarDecl *> MaybeUnused = {});
 
 // A by-value parameter of a class type that is not trivially copyable, as
 // the fast clone takes it: by rvalue reference to the object its caller

@@ -10,9 +10,11 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <fmt/format.h>
 
@@ -203,8 +205,8 @@ static std::string exceptionSpecification(const FunctionDecl *FD) {
 // noexcept exactly when the procedure is declared so: every file that
 // declares the procedure agrees on that. A member's takes `this` as __this.
 static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, StringRef Prefix, StringRef Name,
-                                 bool WithDefaults) {
-  std::string Params = parameterList(Ctx, FD, WithDefaults, /*ForFastClone=*/true);
+                                 bool WithDefaults, ArrayRef<const ParmVarDecl *> MaybeUnused = {}) {
+  std::string Params = parameterList(Ctx, FD, WithDefaults, /*ForFastClone=*/true, MaybeUnused);
   if (thisClass(FD))
     Params = "[[maybe_unused]] " + declareThis(Ctx, FD) + (Params.empty() ? "" : ", ") + Params;
   const std::string Result = typeQualified(Ctx, FD->getReturnType());
@@ -286,20 +288,51 @@ static CopiedBaseCases fastCloneHead(ASTContext &Ctx, const FrameDescription &Fr
   return copyableBaseCases(Ctx, *FD, Frame.EarlyReturns);
 }
 
+// Parameters only the head's base cases read: the tail, which has them too,
+// does not (an unused-parameter warning the serial program does not give).
+static std::vector<const ParmVarDecl *> readOnlyByHead(const FunctionDecl *FD, const CopiedBaseCases &Head) {
+  struct Reads : RecursiveASTVisitor<Reads> {
+    llvm::SmallPtrSet<const ParmVarDecl *, 8> Params;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(E->getDecl())) Params.insert(P);
+      return true;
+    }
+  };
+  Reads InHead, InTail;
+  const auto *Body = cast<CompoundStmt>(FD->getBody());
+  for (const Stmt *S : Body->body())
+    (llvm::is_contained(Head.Statements, S) ? InHead : InTail).TraverseStmt(const_cast<Stmt *>(S));
+  std::vector<const ParmVarDecl *> Out;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (InHead.Params.contains(P) && !InTail.Params.contains(P)) Out.push_back(P);
+  return Out;
+}
+
 // An instantiation's head names the template's parameters as its clones do.
-static std::string fastCloneHeadBody(const FunctionDecl *FD, const ProcedureNames &Names, StringRef BaseCases,
-                                     StringRef TemplateArguments = "") {
+// Each base case keeps its line and column (warnings about it point there),
+// the call of the tail has the body's first line.
+static std::string fastCloneHeadBody(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names,
+                                     const CopiedBaseCases &Head, StringRef FileName, StringRef TemplateArguments = "") {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string BaseCases;
+  for (const Stmt *S : Head.Statements) {
+    const SourceLocation Begin = SM.getExpansionLoc(S->getBeginLoc());
+    BaseCases += fmt::format(
+        "\n{}{:{}}{}", lineDirective(SM.getPresumedLineNumber(Begin), FileName), "", SM.getSpellingColumnNumber(Begin) - 1,
+        Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, statementEnd(Ctx, S)), SM, Ctx.getLangOpts()));
+  }
+  const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(FD->getBody()->getBeginLoc()));
   std::string Args = "__w, __parent, __slot, __seq";
   if (thisClass(FD)) Args += ", __this";
   for (const ParmVarDecl *P : FD->parameters()) {
     const std::string Name = declaredParameterName(P);
-    Args += P->getType()->isReferenceType() || passesByRvalueReference(FD->getASTContext(), P)
+    Args += P->getType()->isReferenceType() || passesByRvalueReference(Ctx, P)
                 ? fmt::format(", static_cast<decltype({0}) &&>({0})", Name)
                 : ", " + Name;
   }
   const std::string Aliases = templateParameterAliases(FD);
-  return fmt::format("{{{}{} return {}{}({}); }}", Aliases.empty() ? "" : " " + Aliases, BaseCases, fastTailName(Names),
-                     TemplateArguments, Args);
+  return fmt::format("{{{}{}\n{}return {}{}({}); }}", Aliases.empty() ? "" : " " + Aliases, BaseCases,
+                     lineDirective(BodyLine, FileName), fastTailName(Names), TemplateArguments, Args);
 }
 
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
@@ -373,9 +406,10 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
     After += fmt::format("CILKPP_CLONES_BEGIN {} {}\n", Fast, *FastBody);
   } else {
     const std::string Tail = fastSignature(Ctx, FD, "[[gnu::noinline]] " + (Member ? Storage : std::string("static ")),
-                                           Names.Scope + fastTailName(Names), /*WithDefaults=*/false);
+                                           Names.Scope + fastTailName(Names), /*WithDefaults=*/false,
+                                           readOnlyByHead(FD, Head));
     After += fmt::format("CILKPP_CLONES_BEGIN {} {}\n", Tail, *FastBody);
-    After += lineDirective(BodyLine, FileName) + Fast + " " + fastCloneHeadBody(FD, Names, Head.Text) + "\n";
+    After += lineDirective(BodyLine, FileName) + Fast + " " + fastCloneHeadBody(Ctx, FD, Names, Head, FileName) + "\n";
   }
   After += lineDirective(BodyLine, FileName);
   const std::string Resume = fmt::format(
@@ -473,7 +507,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
           fastSignature(Ctx, FD, "", I.Names.Scope + fastTailName(I.Names) + Arguments, /*WithDefaults=*/false);
       AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}[[gnu::noinline]] inline {} {}\n", Header, Tail, *FastBody);
       AtEnd += lineDirective(BodyLine, FileName) + Specialization + Fast + " " +
-               fastCloneHeadBody(FD, I.Names, Head.Text, Arguments) + "\n";
+               fastCloneHeadBody(Ctx, FD, I.Names, Head, FileName, Arguments) + "\n";
     }
     AtEnd += lineDirective(BodyLine, FileName);
     const std::string Resume =
