@@ -289,6 +289,19 @@ bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const Va
 }
 
 // Constructed in the frame and destroyed by the generated code.
+// A class whose destructor is declared (or, through a member or base,
+// implicitly) noexcept(false). The frame destroys its objects in noexcept
+// code. (A destructor whose specification is not computed yet is not
+// reported.)
+bool mayThrowOnDestruction(const VarDecl *V) {
+  const CXXRecordDecl *Class = V->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  const CXXDestructorDecl *Destructor = Class && Class->hasDefinition() ? Class->getDestructor() : nullptr;
+  const auto *Proto = Destructor ? Destructor->getType()->getAs<FunctionProtoType>() : nullptr;
+  if (!Proto || Proto->getExceptionSpecType() == EST_Unevaluated || Proto->getExceptionSpecType() == EST_Uninstantiated)
+    return false;
+  return !Proto->isNothrow();
+}
+
 bool hasManagedType(ASTContext &Ctx, const VarDecl *V) {
   return !V->getType()->isReferenceType() && !V->getType().isTriviallyCopyableType(Ctx);
 }
@@ -696,6 +709,11 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
                             Managed ? enclosingBlock(PM, FD->getBody(), V) : nullptr});
     Frame.EagerFrame |= R.Resident.contains(V);
   }
+
+  for (const FrameField &F : Frame.Fields)
+    if (F.ManagedLifetime && mayThrowOnDestruction(F.Var))
+      diag::report(Ctx.getDiagnostics(), F.Var->getLocation(), diag::ThrowingDestructorInFrame)
+          << F.Var->getName() << F.Var->getType().getNonReferenceType().getUnqualifiedType();
 
   Frame.EarlyReturns = earlyReturns(Ctx, FD);
   const bool Optional = llvm::any_of(Frame.Points, isOptional);

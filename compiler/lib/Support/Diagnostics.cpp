@@ -108,6 +108,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Warning,
      "cilkpp: '%0' in a header runs as its serial elision, as do the header's other keywords: only the .cilkpp "
      "file is translated (code that spawns runs in parallel when it is written there)"},
+    {clang::DiagnosticsEngine::Warning,
+     "cilkpp: '%0' lives in the frame across a spawn or sync, and the destructor of %1 may throw: an exception "
+     "thrown by it there ends the program (std::terminate), where the serial program would propagate it"},
 };
 
 }  // namespace

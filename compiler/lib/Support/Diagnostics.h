@@ -49,6 +49,7 @@ enum ID {
   TemplateArgumentHidden,
   ReducerUnsupported,
   KeywordInHeader,
+  ThrowingDestructorInFrame,
   NumIDs
 };
 
