@@ -155,11 +155,17 @@ inline void child_done(Worker *w, Frame *parent) noexcept {
 // stolen. If the child returned normally its result goes to the parent's slot
 // and the parent gets its count back; if the child itself escaped, the child
 // will do both when it completes. Either way the caller returns at once.
+// A class result comes by rvalue reference (the clones move it): its type
+// may be assignable but neither copyable nor movable, `T x; x = spawn f();`.
+// Any other comes by value, which keeps it in a register on the fast path.
 template <class R>
-[[gnu::noinline, gnu::cold]] void parent_stolen(Worker *w, Frame *parent, R *slot, R value) noexcept {
+using stolen_result_t = std::conditional_t<std::is_trivially_copyable_v<R>, R, R &&>;
+template <class R>
+[[gnu::noinline, gnu::cold]] void parent_stolen(Worker *w, Frame *parent, R *slot,
+                                                 stolen_result_t<R> value) noexcept {
   if (w->escaping) return;
   Frame *target = current_location(parent);
-  *static_cast<R *>(relocate_slot(slot, parent, target)) = std::move(value);
+  *static_cast<R *>(relocate_slot(slot, parent, target)) = static_cast<stolen_result_t<R> &&>(value);
   w->escaping = true;
   child_done(w, target);
 }
