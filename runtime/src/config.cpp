@@ -72,7 +72,10 @@ bool beta(std::string_view value, Config &cfg) {
   return true;
 }
 
-bool fraction(std::string_view text, double &out) { return number(text, out) && out > 0.0 && out <= 1.0; }
+// Below a thousandth an emulated worker hardly runs at all (a worker at
+// 1e-10 never finished its first frame).
+constexpr double kSlowestSpeed = 0.001;
+bool fraction(std::string_view text, double &out) { return number(text, out) && out >= kSlowestSpeed && out <= 1.0; }
 
 // "0.25" or "alt:50ms:0.1-0.5".
 bool speed_schedule(std::string_view item, SpeedSchedule &out) {
@@ -117,12 +120,29 @@ constexpr Setting kSettings[] = {
     {"CILKPP_POLICY", policy, "ecs or cilk"},
     {"CILKPP_BETA", beta, "a number greater than 1"},
     {"CILKPP_SPEEDS", speeds,
-     "a comma-separated list of speeds, each a fraction in (0, 1] or alt:MEANms:LOW-HIGH"},
+     "a comma-separated list of speeds, each a fraction in [0.001, 1] or alt:MEANms:LOW-HIGH"},
     {"CILKPP_TRACE", trace_path, "a file name"},
     {"CILKPP_CANONICAL_CHECK", flag<&Config::canonical_check>, "0 or 1"},
 };
 
 constexpr std::string_view kPrefix = "CILKPP_";
+
+// The value as an error message quotes it, on one line: control characters
+// as C escapes (`CILKPP_NWORKERS=$'2\n'`).
+std::string printable(std::string_view value) {
+  std::string out;
+  for (const char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (u < 0x20 || u == 0x7f) {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", u);
+      out += escaped;
+    } else out += c;
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -144,7 +164,7 @@ ConfigResult parse_config(const char *const *envp, unsigned hardware_threads) {
       continue;
     }
     if (!setting->parse(value, result.config) && result.error.empty())
-      result.error = "cilkpp: error: " + std::string(name) + "='" + std::string(value) + "' is not " +
+      result.error = "cilkpp: error: " + std::string(name) + "='" + printable(value) + "' is not " +
                      setting->expected;
   }
   if (result.error.empty() && result.config.speeds.size() > result.config.nworkers)

@@ -86,13 +86,21 @@ TEST(Config, BadSchedulerSettings) {
               std::string("cilkpp: error: CILKPP_BETA='") + v + "' is not a number greater than 1")
         << "value '" << v << "'";
   }
-  for (const char *v : {"", "0", "1.5", "-0.5", "1,,1", "1,", "0.5 ", "alt:50:0.1-0.5", "alt:50ms:0.5-0.1",
-                        "alt:0ms:0.1-0.5", "alt:50ms:0.1", "alt:50ms:0-0.5", "fast"}) {
+  for (const char *v : {"", "0", "1.5", "-0.5", "1e-10", "0.0009", "1,,1", "1,", "0.5 ", "alt:50:0.1-0.5",
+                        "alt:50ms:0.5-0.1", "alt:0ms:0.1-0.5", "alt:50ms:0.1", "alt:50ms:0-0.5", "fast"}) {
     EXPECT_EQ(parse({std::string("CILKPP_SPEEDS=") + v}).error,
               std::string("cilkpp: error: CILKPP_SPEEDS='") + v +
-                  "' is not a comma-separated list of speeds, each a fraction in (0, 1] or alt:MEANms:LOW-HIGH")
+                  "' is not a comma-separated list of speeds, each a fraction in [0.001, 1] or alt:MEANms:LOW-HIGH")
         << "value '" << v << "'";
   }
+}
+
+TEST(Config, SlowestSpeedIsAThousandth) { EXPECT_EQ(parse({"CILKPP_SPEEDS=0.001"}).config.speeds[0].fraction, 0.001); }
+
+TEST(Config, ErrorQuotesControlCharactersAsEscapes) {
+  EXPECT_EQ(parse({"CILKPP_NWORKERS=2\n"}).error,
+            "cilkpp: error: CILKPP_NWORKERS='2\\n' is not an integer between 1 and 1024");
+  EXPECT_EQ(parse({"CILKPP_POLICY=\x01" "ecs"}).error, "cilkpp: error: CILKPP_POLICY='\\x01ecs' is not ecs or cilk");
 }
 
 TEST(Config, TraceFile) {
