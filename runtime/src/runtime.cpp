@@ -152,8 +152,12 @@ void Runtime::shutdown() noexcept {
       std::fprintf(stderr, "cilkpp: warning: CILKPP_TRACE not written: the program exited inside a parallel call\n");
   }
   if (config_.stats) {
-    const std::string report = format_stats(collect(), cpus_, spawns_counted());
-    std::fputs(report.c_str(), stderr);
+    // The counters of a parallel call are summed when it ends: a table now
+    // would show zeros.
+    if (joined)
+      std::fputs(format_stats(collect(), cpus_, spawns_counted()).c_str(), stderr);
+    else
+      std::fprintf(stderr, "cilkpp: warning: CILKPP_STATS not printed: the program exited inside a parallel call\n");
   }
   if (canonical_check::enabled())
     std::fprintf(stderr, "cilkpp: canonical check: %llu frames moved through the canonical format\n",
