@@ -146,13 +146,10 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
       Args += fmt::format(", {}", declaredParameterName(P));
   }
   if (thisClass(FD)) Args = ", this" + Args;
-  return fmt::format(
-      "{{\n"
-      "  return ::cilkpp::rt::run_root<{0}>([&]({1}) {{\n"
-      "    return {2}(__w, __parent, __slot, 0{3});\n"
-      "  }});\n"
-      "}}",
-      typeQualified(Ctx, FD->getReturnType()), HiddenParameters, qualifiedFastName(FD), Args);
+  // One line, the body's first: a debugger's breakpoint on any later line of
+  // the body finds no code of it.
+  return fmt::format("{{ return ::cilkpp::rt::run_root<{0}>([&]({1}) {{ return {2}(__w, __parent, __slot, 0{3}); }}); }}",
+                     typeQualified(Ctx, FD->getReturnType()), HiddenParameters, qualifiedFastName(FD), Args);
 }
 
 // The public entry passes every parameter on, so the definition names its
@@ -462,6 +459,10 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   const auto *Body = cast<CompoundStmt>(Pattern->getBody());
   nameUnnamedParameters(Main, Pattern);
   Main.ReplaceText(fileRange(SM, Body->getSourceRange()), publicEntryBody(Ctx, Pattern));
+  // The public entry's body has one line: what follows gets its lines back.
+  const SourceLocation RBrace = SM.getExpansionLoc(Body->getRBracLoc());
+  Main.InsertTextAfterToken(RBrace, fmt::format("\n{}{:{}}", lineDirective(SM.getPresumedLineNumber(RBrace), FileName), "",
+                                                SM.getSpellingColumnNumber(RBrace)));
 
   const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));
   // A free function template's clones specialise the fast clone's template
