@@ -1,9 +1,6 @@
 #include "Inputs.h"
 
-#include <csignal>
 #include <cctype>
-#include <cstring>
-#include <unistd.h>
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -14,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "Diag.h"
+#include "Interrupts.h"
 
 namespace cilkpp::driver {
 
@@ -60,41 +58,6 @@ bool checkInputs(const std::vector<std::string> &Inputs) {
   return Ok;
 }
 
-namespace {
-
-// LLVM removes the files registered with RemoveFileOnSignal when the driver
-// is interrupted, but never a directory; this handler, run after LLVM's (or
-// instead of it, calling it first), removes the then empty directory and
-// lets the signal terminate the driver.
-constexpr int InterruptSignals[] = {SIGHUP, SIGINT, SIGTERM};
-char DirectoryToRemove[4096];
-
-void removeDirectoryAndDie(int Signal) {
-  llvm::sys::RunInterruptHandlers();
-  if (DirectoryToRemove[0]) rmdir(DirectoryToRemove);
-  std::signal(Signal, SIG_DFL);
-  std::raise(Signal);  // delivered with the default action when this returns
-}
-
-void removeDirectoryOnSignal(llvm::StringRef Directory) {
-  if (Directory.size() >= sizeof(DirectoryToRemove)) return;
-  std::memcpy(DirectoryToRemove, Directory.data(), Directory.size());
-  DirectoryToRemove[Directory.size()] = '\0';
-  for (int Signal : InterruptSignals) {
-    struct sigaction Action = {};
-    Action.sa_handler = removeDirectoryAndDie;
-    sigemptyset(&Action.sa_mask);
-    for (int Other : InterruptSignals) sigaddset(&Action.sa_mask, Other);
-    sigaction(Signal, &Action, nullptr);
-  }
-}
-
-// A signal between the directory's removal and this store finds no
-// directory or an empty name; either way nothing else is removed.
-void dontRemoveDirectoryOnSignal() { DirectoryToRemove[0] = '\0'; }
-
-}  // namespace
-
 TempFiles::~TempFiles() {
   for (const std::string &P : Paths) {
     llvm::sys::fs::remove(P);
@@ -102,7 +65,7 @@ TempFiles::~TempFiles() {
   }
   if (!Directory.empty()) {
     llvm::sys::fs::remove(Directory);
-    dontRemoveDirectoryOnSignal();
+    removeDirectoryOnInterrupt("");
   }
 }
 
@@ -119,7 +82,7 @@ std::optional<std::string> TempFiles::create(llvm::StringRef Stem,
       return std::nullopt;
     }
     Directory = std::string(Made);
-    removeDirectoryOnSignal(Directory);
+    removeDirectoryOnInterrupt(Directory);
   }
   llvm::SmallString<128> Path;
   for (unsigned N = 0;; ++N) {

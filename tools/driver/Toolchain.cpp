@@ -18,6 +18,7 @@
 
 #include "Diag.h"
 #include "DriverConfig.h"
+#include "Interrupts.h"
 
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
@@ -171,8 +172,14 @@ int runCommand(llvm::ArrayRef<std::string> Command, bool Verbose, bool CleanDiag
   llvm::SmallVector<llvm::StringRef, 32> Args(Argv.begin(), Argv.end());
   std::string ErrMsg;
   bool ExecutionFailed = false;
-  int Status = llvm::sys::ExecuteAndWait(Args[0], Args, /*Env=*/std::nullopt, Redirects, /*SecondsToWait=*/0,
-                                         /*MemoryLimit=*/0, &ErrMsg, &ExecutionFailed);
+  int Status = -1;
+  const llvm::sys::ProcessInfo Child = llvm::sys::ExecuteNoWait(Args[0], Args, /*Env=*/std::nullopt, Redirects,
+                                                                /*MemoryLimit=*/0, &ErrMsg, &ExecutionFailed);
+  if (!ExecutionFailed && Child.Pid) {
+    forwardInterruptsTo(Child.Pid);
+    Status = llvm::sys::Wait(Child, /*SecondsToWait=*/std::nullopt, &ErrMsg).ReturnCode;
+    forwardInterruptsTo(0);
+  }
   if (CleanDiagnostics) {
     if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Output = llvm::MemoryBuffer::getFile(DiagnosticsPath))
       llvm::errs() << cleanHostDiagnostics((*Output)->getBuffer());

@@ -24,6 +24,7 @@
 #include "Diag.h"
 #include "DriverConfig.h"
 #include "Inputs.h"
+#include "Interrupts.h"
 #include "Options.h"
 #include "Toolchain.h"
 
@@ -223,7 +224,9 @@ int Driver::compileOnly(const std::vector<Arg> &Args) {
   for (const std::string &In : Sources) {
     std::string Object =
         O.Output.empty() ? (path::stem(In) + ".o").str() : O.Output;
-    Job J{In, Object};
+    Job J;
+    J.Source = In;
+    J.Object = Object;
     if (O.DepFile) {
       J.DepTarget = O.DepTarget.empty() ? quoteForMake(Object) : O.DepTarget;
       J.DepPath = O.DepFilePath;
@@ -329,6 +332,9 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
 }  // namespace
 
 int main(int argc, char **argv) {
+  // Before LLVM's handlers, which remove the temporary files and then hand
+  // the signal on to these (Interrupts.h).
+  handleInterrupts();
   llvm::InitLLVM X(argc, argv);
   // A crash is most likely the translator's; LLVM's default message would
   // send the report to the LLVM project.

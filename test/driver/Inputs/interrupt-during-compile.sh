@@ -1,6 +1,7 @@
 # Runs `cilkpp -c <input>` with a host compiler that never finishes, sends
-# the driver signal $1 once the host compiler has started, and prints the
-# driver's exit status and whatever is left in its temporary directory.
+# the driver (alone, not its process group) signal $1 once the host compiler
+# has started, and prints the driver's exit status, whether the host
+# compiler stopped, and whatever is left in the temporary directory.
 # Usage: bash interrupt-during-compile.sh SIGNAL CILKPP INPUT
 signal=$1 cilkpp=$2 input=$3
 rm -rf tmp started && mkdir tmp
@@ -14,5 +15,7 @@ for _ in $(seq 600); do [ -f started ] && break; sleep 0.05; done
 kill -"$signal" "$driver"
 wait "$driver"
 echo "status: $?"
-kill "$(cat started)" 2>/dev/null
+host=$(cat started)
+for _ in $(seq 100); do kill -0 "$host" 2>/dev/null || break; sleep 0.05; done
+if kill -0 "$host" 2>/dev/null; then echo "host compiler: running"; kill "$host"; else echo "host compiler: stopped"; fi
 echo "left:" $(ls -A tmp)
