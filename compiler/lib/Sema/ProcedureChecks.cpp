@@ -214,6 +214,11 @@ class ForbiddenConstructFinder : public RecursiveASTVisitor<ForbiddenConstructFi
   }
   bool VisitIndirectGotoStmt(IndirectGotoStmt *S) { return reject(S->getBeginLoc(), "a computed 'goto'"); }
   bool VisitCoroutineBodyStmt(CoroutineBodyStmt *S) { return reject(S->getBeginLoc(), "a coroutine"); }
+  // (Clang builds no control-flow graph for it.)
+  bool VisitIfStmt(IfStmt *S) {
+    if (S->isConsteval()) return reject(S->getBeginLoc(), "'if consteval'");
+    return true;
+  }
   bool VisitVarDecl(VarDecl *V) {
     if (V->getType()->isVariableArrayType()) return reject(V->getLocation(), "a variable-length array");
     return true;
