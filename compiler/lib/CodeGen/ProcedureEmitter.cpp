@@ -246,18 +246,26 @@ std::string fastTemplateDeclaration(ASTContext &Ctx, const FunctionDecl *Pattern
 // instantiation.
 static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names,
                                       bool SplitFastClone = false) {
+  const SourceManager &SM = Ctx.getSourceManager();
   std::string Head;
   if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
-    const SourceManager &SM = Ctx.getSourceManager();
-    Head = Lexer::getSourceText(fileRange(SM, Template->getTemplateParameters()->getSourceRange()), SM,
-                                Ctx.getLangOpts()).str() + " ";
+    // With its requires-clause: templates overloaded on their constraints
+    // alone would otherwise declare the same fast clone twice.
+    const TemplateParameterList *Params = Template->getTemplateParameters();
+    SourceRange Written = Params->getSourceRange();
+    if (const Expr *Requires = Params->getRequiresClause()) Written.setEnd(Requires->getEndLoc());
+    Head = Lexer::getSourceText(fileRange(SM, Written), SM, Ctx.getLangOpts()).str() + " ";
   }
-  std::string Out = fmt::format(" public: {0}struct {1}; {0}{2}; {0}static void {3}(::cilkpp::rt::Worker *, "
+  std::string Constraint;
+  if (const Expr *Requires = FD->getTrailingRequiresClause())
+    Constraint = " requires " + Lexer::getSourceText(fileRange(SM, Requires->getSourceRange()), SM, Ctx.getLangOpts()).str();
+  std::string Out = fmt::format(" public: {0}struct {1}; {0}{2}{4}; {0}static void {3}(::cilkpp::rt::Worker *, "
                                 "::cilkpp::rt::Frame *) noexcept; ",
                                 Head, Names.Frame, fastSignature(Ctx, FD, "static ", Names.Fast, /*WithDefaults=*/true),
-                                Names.Resume);
+                                Names.Resume, Constraint);
   if (SplitFastClone)
-    Out += fmt::format("{}{}; ", Head, fastSignature(Ctx, FD, "static ", fastTailName(Names), /*WithDefaults=*/false));
+    Out += fmt::format("{}{}{}; ", Head, fastSignature(Ctx, FD, "static ", fastTailName(Names), /*WithDefaults=*/false),
+                       Constraint);
   return Out;
 }
 
