@@ -65,10 +65,11 @@ struct nondeduced {
 #endif
 template <class T>
 [[gnu::always_inline]] inline void init_field(T &field, const typename nondeduced<T>::type &value) noexcept {
-  // What a byte copy needs. (Not is_trivially_copyable: g++ in C++20 says no
-  // for std::pair<const K, V>, whose assignment is deleted, where the
-  // translator's clang says yes.)
-  static_assert(std::is_trivially_copy_constructible_v<T> && std::is_trivially_destructible_v<T>);
+  // (Or what a byte copy needs: g++ in C++20 says std::pair<const K, V>,
+  // whose assignment is deleted, is not trivially copyable; the translator's
+  // clang says it is.)
+  static_assert(std::is_trivially_copyable_v<T> ||
+                (std::is_trivially_copy_constructible_v<T> && std::is_trivially_destructible_v<T>));
   if constexpr (std::is_trivially_copy_assignable_v<T>)
     field = value;
   else
