@@ -187,12 +187,15 @@ static SourceLocation declarationBegin(ASTContext &Ctx, const FunctionDecl *FD) 
 }
 
 // " noexcept" for a procedure declared so. A template's `noexcept(expr)`
-// that depends on its parameters gives its fast clones none: each
+// that depends on its parameters gives its fast clones none (its explicit
+// specializations' too): each
 // specialization's would have to agree with what the template's gives it,
 // and clang cannot redeclare a class template member's specialization
 // whose template has one.
 static std::string exceptionSpecification(const FunctionDecl *FD) {
-  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  // (An explicit specialization's fast clone specialises the template's.)
+  const FunctionDecl *Pattern = isExplicitSpecialization(FD) ? FD->getPrimaryTemplate()->getTemplatedDecl()
+                                                             : FD->getTemplateInstantiationPattern();
   const auto *Proto = (Pattern ? Pattern : FD)->getType()->getAs<FunctionProtoType>();
   if (Proto && Proto->getExceptionSpecType() == EST_DependentNoexcept) return "";
   return declaredNothrow(FD) ? " noexcept" : "";
