@@ -21,6 +21,15 @@ namespace {
 
 std::string inventedName(unsigned Index) { return fmt::format("__cilkpp_auto_{}", Index + 1); }
 
+// Where `std::integral auto k` writes its type-constraint: it moves to the
+// template head, as `template <std::integral __cilkpp_auto_1>` (a
+// placeholder type stays `auto`).
+CharSourceRange constraintRange(const SourceManager &SM, const TemplateTypeParmDecl *Invented) {
+  const TypeConstraint *Constraint = Invented ? Invented->getTypeConstraint() : nullptr;
+  if (!Constraint) return {};
+  return fileRange(SM, Constraint->getConceptReference()->getSourceRange());
+}
+
 bool hasDefaultArgument(const NamedDecl *P) {
   if (const auto *T = dyn_cast<TemplateTypeParmDecl>(P)) return T->hasDefaultArgument();
   if (const auto *N = dyn_cast<NonTypeTemplateParmDecl>(P)) return N->hasDefaultArgument();
@@ -52,6 +61,46 @@ class LambdasAt : public RecursiveASTVisitor<LambdasAt> {
  private:
   SourceLocation Loc;
 };
+
+// The lambda's own template parameter that a type in its parameter P's
+// declaration names (`auto` invents one), or null for one of an enclosing
+// template's.
+const TemplateTypeParmDecl *lambdaParameter(const ParmVarDecl *P, const TemplateTypeParmType *Type) {
+  const auto *Operator = dyn_cast<FunctionDecl>(P->getDeclContext());
+  const FunctionTemplateDecl *Template = Operator ? Operator->getDescribedFunctionTemplate() : nullptr;
+  const TemplateParameterList *List = Template ? Template->getTemplateParameters() : nullptr;
+  if (!List || Type->getDepth() != List->getDepth() || Type->getIndex() >= List->size()) return nullptr;
+  return dyn_cast<TemplateTypeParmDecl>(List->getParam(Type->getIndex()));
+}
+
+// A template parameter as its declaration writes it, for a template head
+// elsewhere; WhyNot says what stops it, naming Owner ("its function
+// template", "it").
+std::optional<std::string> writtenParameter(ASTContext &Ctx, const NamedDecl *P, llvm::StringRef Owner,
+                                            std::string &WhyNot) {
+  if (P->getName().empty()) {
+    WhyNot = fmt::format("{} has an unnamed template parameter", Owner);
+    return std::nullopt;
+  }
+  if (P->isTemplateParameterPack()) {
+    WhyNot = fmt::format("{} has a template parameter pack", Owner);
+    return std::nullopt;
+  }
+  if (hasDefaultArgument(P)) {
+    WhyNot = fmt::format("{} gives its template parameter '{}' a default argument", Owner, P->getName());
+    return std::nullopt;
+  }
+  SourceRange Written = P->getSourceRange();
+  // (Which starts at the concept's name, after a qualifier.)
+  if (const auto *Type = dyn_cast<TemplateTypeParmDecl>(P); Type && Type->hasTypeConstraint())
+    Written.setBegin(Type->getTypeConstraint()->getConceptReference()->getBeginLoc());
+  const CharSourceRange Range = fileRange(Ctx.getSourceManager(), Written);
+  if (Range.isInvalid()) {
+    WhyNot = fmt::format("{} has template parameters written by a macro", Owner);
+    return std::nullopt;
+  }
+  return Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+}
 
 }  // namespace
 
@@ -109,25 +158,10 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
                "does not keep it in place)";
       return std::nullopt;
     }
-    if (List->hasParameterPack()) {
-      WhyNot = "its function template has a parameter pack";
-      return std::nullopt;
-    }
     for (const NamedDecl *P : *List) {
-      if (P->getName().empty()) {
-        WhyNot = "its function template has an unnamed template parameter";
-        return std::nullopt;
-      }
-      if (hasDefaultArgument(P)) {
-        WhyNot = fmt::format("its function template's parameter '{}' has a default argument", P->getName());
-        return std::nullopt;
-      }
-      const CharSourceRange Range = fileRange(SM, P->getSourceRange());
-      if (Range.isInvalid()) {
-        WhyNot = "its function template's parameters are written by a macro";
-        return std::nullopt;
-      }
-      Params.push_back(Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str());
+      std::optional<std::string> Written = writtenParameter(Ctx, P, "its function template", WhyNot);
+      if (!Written) return std::nullopt;
+      Params.push_back(std::move(*Written));
       Arguments.push_back(P->getName().str());
     }
   } else if (Host->isTemplated()) {
@@ -136,17 +170,36 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
     if (!MemberOfClassTemplateMovable()) return std::nullopt;
   }
   if (Lambda && Lambda->isGenericLambda()) {
-    for (const NamedDecl *P : *Lambda->getTemplateParameterList()) {
-      const auto *Invented = dyn_cast<TemplateTypeParmDecl>(P);
-      if (!Invented || !Invented->isImplicit()) {
-        WhyNot = "it has an explicit template parameter list";
-        return std::nullopt;
+    const TemplateParameterList *List = Lambda->getTemplateParameterList();
+    if (List->getRequiresClause() || Lambda->getCallOperator()->getTrailingRequiresClause()) {
+      WhyNot = "it has a requires-clause";
+      return std::nullopt;
+    }
+    // Its explicit parameters come first; the call left in the lambda names
+    // them, so that those its arguments do not deduce still match.
+    for (const NamedDecl *P : *List) {
+      if (!P->isImplicit()) {
+        std::optional<std::string> Written = writtenParameter(Ctx, P, "it", WhyNot);
+        if (!Written) return std::nullopt;
+        Params.push_back(std::move(*Written));
+        Arguments.push_back(P->getName().str());
+        continue;
       }
+      const auto *Invented = cast<TemplateTypeParmDecl>(P);
       if (Invented->isParameterPack()) {
         WhyNot = "it has an 'auto...' parameter";
         return std::nullopt;
       }
-      Params.push_back("class " + inventedName(Invented->getIndex()));
+      std::string Kind = "class";
+      if (Invented->hasTypeConstraint()) {
+        const CharSourceRange Range = constraintRange(SM, Invented);
+        if (Range.isInvalid()) {
+          WhyNot = "the constraint of one of its 'auto' parameters is written by a macro";
+          return std::nullopt;
+        }
+        Kind = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+      }
+      Params.push_back(Kind + " " + inventedName(Invented->getIndex()));
     }
   }
   if (Params.empty()) return Result;
@@ -163,19 +216,34 @@ std::optional<std::string> genericParameterDeclaration(ASTContext &Ctx, const Pa
   if (Range.isInvalid()) return std::nullopt;
   std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
   const unsigned Begin = SM.getFileOffset(Range.getBegin());
-  // Each `auto` of the declaration, last first so earlier offsets hold.
-  std::vector<std::pair<unsigned, unsigned>> Autos;  // offset in Text, template parameter index
+  struct Edit {
+    unsigned Offset, Length;  // in Text
+    std::string Replacement;
+  };
+  // Each `auto` of the declaration becomes its template parameter's name;
+  // a constraint before it goes (it is in the template head).
+  std::vector<Edit> Edits;
   for (TypeLoc TL = Info->getTypeLoc(); !TL.isNull(); TL = TL.getNextTypeLoc()) {
     if (!TL.getAs<AutoTypeLoc>() && !TL.getAs<TemplateTypeParmTypeLoc>()) continue;
     const auto *Parameter = TL.getType()->getAs<TemplateTypeParmType>();
+    if (!Parameter) return std::nullopt;
+    // A parameter the lambda or its function declares reads the same there.
+    const TemplateTypeParmDecl *Invented = lambdaParameter(P, Parameter);
+    if (!Invented || !Invented->isImplicit()) continue;
     const SourceLocation At = TL.getBeginLoc();
-    if (!Parameter || At.isMacroID() || SM.getFileOffset(At) < Begin) return std::nullopt;
-    Autos.emplace_back(SM.getFileOffset(At) - Begin, Parameter->getIndex());
+    if (At.isMacroID() || SM.getFileOffset(At) < Begin) return std::nullopt;
+    const unsigned Offset = SM.getFileOffset(At) - Begin;
+    if (Text.compare(Offset, 4, "auto") != 0) return std::nullopt;
+    Edits.push_back({Offset, 4, inventedName(Parameter->getIndex())});
+    if (const CharSourceRange Constraint = constraintRange(SM, Invented); Constraint.isValid()) {
+      const unsigned From = SM.getFileOffset(Constraint.getBegin()), To = SM.getFileOffset(Constraint.getEnd());
+      if (From < Begin || To - Begin > Offset) return std::nullopt;
+      Edits.push_back({From - Begin, Offset - (From - Begin), ""});
+    }
   }
-  for (auto It = Autos.rbegin(); It != Autos.rend(); ++It) {
-    if (Text.compare(It->first, 4, "auto") != 0) return std::nullopt;
-    Text.replace(It->first, 4, inventedName(It->second));
-  }
+  // Last first, so that earlier offsets hold.
+  llvm::sort(Edits, [](const Edit &A, const Edit &B) { return A.Offset > B.Offset; });
+  for (const Edit &E : Edits) Text.replace(E.Offset, E.Length, E.Replacement);
   return Text;
 }
 
