@@ -178,7 +178,8 @@ const CallExpr *tailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions,
   const Expr *Value = R->getRetValue();
   const auto *Call = Value ? dyn_cast<CallExpr>(Value->IgnoreImplicit()) : nullptr;
   // Called by name (the callee's text is replaced by its fast clone's).
-  if (!Call || !isCallPointCallee(CilkFunctions, Call) || !isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+  if (!Call || isa<CXXOperatorCallExpr>(Call) || !isCallPointCallee(CilkFunctions, Call) ||
+      !isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
     return nullptr;
   const QualType Result = Call->getCallReturnType(Ctx), Own = FD->getReturnType();
   if (Result->isReferenceType() || !Ctx.hasSameType(Result.getCanonicalType().getUnqualifiedType(),
@@ -195,9 +196,12 @@ const CallExpr *tailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions,
 
 bool isCallPointCallee(const CilkProcedureSet &CilkFunctions, const CallExpr *Call) {
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Callee || !CilkFunctions.contains(Callee) || isa<CXXOperatorCallExpr>(Call)) return false;
+  if (!Callee || !CilkFunctions.contains(Callee)) return false;
+  // Of operators, only a function object's call (`(*this)(n - 1)`, `f(n)`).
+  const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (Operator && (Operator->getOperator() != OO_Call || !isa<CXXMethodDecl>(Callee))) return false;
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee)) {
-    if (Method->isVirtual() || (!isa<CXXMemberCallExpr>(Call) && !Method->isStatic())) return false;
+    if (Method->isVirtual() || (!isa<CXXMemberCallExpr>(Call) && !Operator && !Method->isStatic())) return false;
   } else if (isa<CXXMemberCallExpr>(Call)) {
     return false;
   }

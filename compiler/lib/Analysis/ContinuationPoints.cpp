@@ -182,7 +182,7 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
   Stmt *Body = FD->getBody();
   std::unique_ptr<CFG> G = CFG::buildCFG(FD, Body, &Ctx, CFG::BuildOptions());
   if (!G) {
-    diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD->getName();
+    diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD;
     return false;
   }
   Outstanding O = computeOutstanding(Ctx, *G, Proc);

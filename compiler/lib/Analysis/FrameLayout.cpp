@@ -727,7 +727,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   ADC->getCFGBuildOptions().AddEHEdges = true;
   LiveVariables *LV = ADC ? ADC->getAnalysis<LiveVariables>() : nullptr;
   if (!LV) {
-    diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD->getName();
+    diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD;
     return false;
   }
   PointLiveness Liveness(Proc, Frame, Walker.Fields);

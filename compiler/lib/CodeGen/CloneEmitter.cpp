@@ -732,6 +732,10 @@ class CloneBuilder {
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
         Member && Member->getImplicitObjectArgument() && createsTemporary(Member->getImplicitObjectArgument()))
       return true;
+    // (A cilk operator() of a temporary object, `spawn Fib{}(n)`, as a
+    // member called on one.)
+    if (const Expr *Object = calledObject(Site); Object && IsCilkCallee(Site.Callee) && createsTemporary(Object))
+      return true;
     const std::vector<QualType> Params = parameterTypes(Site.Call);
     const unsigned First = calledObject(Site) ? 1 : 0;
     for (unsigned I = First; I < Site.Call->getNumArgs() && I - First < Params.size(); ++I) {
@@ -800,12 +804,14 @@ class CloneBuilder {
   void spawnArguments(const SpawnSite &Site, std::string &Decls, std::string &Args) {
     const std::vector<QualType> Params = parameterTypes(Site.Call);
     unsigned First = 0;
-    if (const Expr *Object = calledObject(Site)) {
-      Decls += fmt::format("auto &&__f = {}; ", text(Object->getSourceRange()));
-      First = 1;
-    }
     // The object comes before the arguments, as C++17 evaluates it.
     const SpawnCall How = spawnCall(Site);
+    if (const Expr *Object = calledObject(Site)) {
+      Decls += fmt::format("auto &&__f = {}; ", text(Object->getSourceRange()));
+      // (A cilk operator()'s fast clone takes the object as a member's.)
+      if (How == SpawnCall::FastClone && thisClass(Site.Callee)) Args = "__builtin_addressof(__f)";
+      First = 1;
+    }
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
         Member && (How == SpawnCall::Companion || (How == SpawnCall::FastClone && thisClass(Site.Callee)))) {
       Decls += fmt::format("auto *const __o = {}; ", objectPointer(Member));

@@ -97,8 +97,21 @@ const CXXRecordDecl *thisClass(const FunctionDecl *FD) {
   return MD && MD->isInstance() ? MD->getParent() : nullptr;
 }
 
+std::string identifierFor(const FunctionDecl *FD) {
+  if (FD->getIdentifier()) return FD->getName().str();
+  switch (FD->getOverloadedOperator()) {
+#define OVERLOADED_OPERATOR(Name, Spelling, Token, Unary, Binary, MemberOnly) \
+  case OO_##Name:                                                             \
+    return "operator_" #Name;
+#include "clang/Basic/OperatorKinds.def"
+    default:
+      break;
+  }
+  return "function";  // (procedures are only identifiers and operators)
+}
+
 ProcedureNames namesFor(const FunctionDecl *FD, unsigned OverloadIndex) {
-  const std::string Name = FD->getName().str();
+  const std::string Name = identifierFor(FD);
   const std::string Unique = OverloadIndex ? Name + "_" + std::to_string(OverloadIndex) : Name;
   // Frame infos live at namespace scope even for members: `__cilkpp_C__m_info`.
   std::string InfoBase = "__cilkpp_" + Unique;
@@ -451,7 +464,7 @@ void nameHiddenTypeThrough(ASTContext &Ctx, QualType T, const CallExpr *Source) 
     std::vector<std::string> Arguments;
     for (const ParmVarDecl *P : Callee->parameters())
       Arguments.push_back(fmt::format("::std::declval<{}>()", typeQualified(Ctx, P->getType())));
-    const std::string Name = Callee->getName().str() + templateArguments(Callee);
+    const std::string Name = Callee->getNameAsString() + templateArguments(Callee);
     std::string Call;
     if (Method && !Method->isStatic())
       Call = fmt::format("::std::declval<{} {}>().{}{}", typeQualified(Ctx, Method->getFunctionObjectParameterType()),
@@ -558,7 +571,7 @@ bool isExplicitSpecialization(const FunctionDecl *FD) {
 }
 
 std::string redeclarationName(const FunctionDecl *FD) {
-  return FD->getName().str() + (isExplicitSpecialization(FD) ? templateArguments(FD) : "");
+  return FD->getNameAsString() + (isExplicitSpecialization(FD) ? templateArguments(FD) : "");
 }
 
 std::string storagePrefix(const FunctionDecl *FD) {

@@ -40,6 +40,10 @@ struct ProcedureNames {
 // them (ProcedureEmitter.cpp).
 inline std::string fastTailName(const ProcedureNames &Names) { return Names.Fast + "_tail"; }
 
+// A procedure's name as part of generated names: its own, or for an
+// operator its kind (`operator_Call` for `operator()`).
+std::string identifierFor(const clang::FunctionDecl *FD);
+
 // OverloadIndex distinguishes procedures of the same name in one namespace
 // or class.
 ProcedureNames namesFor(const clang::FunctionDecl *FD, unsigned OverloadIndex);

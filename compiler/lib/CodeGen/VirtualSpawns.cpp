@@ -77,7 +77,7 @@ bool VirtualSpawns::dispatchesThroughCompanion(const CXXMethodDecl *Method) cons
 }
 
 std::string VirtualSpawns::companionName(const CXXMethodDecl *Method) {
-  return "__cilkpp_spawn_" + Method->getName().str();
+  return "__cilkpp_spawn_" + identifierFor(Method);
 }
 
 std::string VirtualSpawns::companion(const CXXMethodDecl *M) const {
@@ -112,7 +112,7 @@ std::string VirtualSpawns::companion(const CXXMethodDecl *M) const {
                              Args.empty() ? "" : ", ", Args);
   // A plain override answers no thief's request: they may take the
   // spawner's continuation while it runs.
-  return Out + fmt::format(" {{ ::cilkpp::rt::expose_chain(__w, __parent); return {}({}); }} ", M->getName().str(), Args);
+  return Out + fmt::format(" {{ ::cilkpp::rt::expose_chain(__w, __parent); return {}({}); }} ", M->getNameAsString(), Args);
 }
 
 void VirtualSpawns::declareCompanions(Rewriter &Main) const {

@@ -186,7 +186,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   std::vector<const FunctionDecl *> TemplateOrder;
   for (const FrameDescription &Frame : Frames) {
     const FunctionDecl *FD = Frame.Procedure->Definition;
-    unsigned Index = Overloads[{overloadScope(FD), FD->getName().str()}]++;
+    unsigned Index = Overloads[{overloadScope(FD), identifierFor(FD)}]++;
     // The template's body as written (for a member function template of a
     // class template, not the class instantiation's declaration of it).
     const FunctionDecl *Pattern = nullptr;

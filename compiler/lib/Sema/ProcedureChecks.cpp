@@ -183,7 +183,6 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (isa_and_nonnull<CXXTryStmt>(FD->getBody())) return "a function with a function-try-block";
   if (FD->isVariadic()) return "a variadic function";
   if (FD->isConstexpr()) return "a constexpr function";
-  if (!FD->getDeclName().isIdentifier()) return "an operator function";
   for (const ParmVarDecl *P : FD->parameters())
     if (P->getName().empty() && P->getLocation().isMacroID())
       return "a function with an unnamed parameter declared by a macro";
