@@ -21,7 +21,7 @@ std::uint64_t useful_cpu_ns(Worker &w) noexcept {
 
 }  // namespace
 
-void start_running(Worker &w) noexcept {
+void start_running(Worker &w, bool root_call) noexcept {
   Runtime &rt = w.runtime();
   SpeedEstimator &estimator = rt.speed(w.index());
   if (w.index() != 0 && !estimator.has_core_factor() && rt.reference_core_ns() != 0) {
@@ -31,15 +31,17 @@ void start_running(Worker &w) noexcept {
     // different kind of core (big.LITTLE cores differ 2-3x).
     estimator.set_core_factor(factor > 1.0 / kSameCore && factor < kSameCore ? 1.0 : std::clamp(factor, 0.01, 100.0));
   }
-  estimator.restart(wall_clock_ns(), useful_cpu_ns(w));
+  if (const std::uint64_t now = wall_clock_ns(); !(root_call && estimator.resume(now))) estimator.restart(now, useful_cpu_ns(w));
   rt.throttle(w.index()).start(w);
 }
 
-void stop_running(Worker &w) noexcept {
+void stop_running(Worker &w, bool root_call) noexcept {
   Runtime &rt = w.runtime();
   rt.throttle(w.index()).stop();
   SpeedEstimator &estimator = rt.speed(w.index());
-  estimator.stop(wall_clock_ns(), useful_cpu_ns(w));
+  const std::uint64_t now = wall_clock_ns();
+  if (root_call && estimator.pause(now)) return;
+  estimator.stop(now, useful_cpu_ns(w));
   publish(w, estimator);
 }
 

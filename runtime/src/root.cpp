@@ -78,7 +78,7 @@ RootScope::RootScope() noexcept {
   Worker::bind(worker_);
   runtime.placement().note(0);
   runtime.clock(0).enter(Activity::working, worker_->stats());
-  start_running(*worker_);
+  start_running(*worker_, /*root_call=*/true);
 }
 
 RootScope::~RootScope() {
@@ -89,7 +89,7 @@ RootScope::~RootScope() {
     return;
   }
   Runtime &runtime = worker_->runtime();
-  stop_running(*worker_);
+  stop_running(*worker_, /*root_call=*/true);
   runtime.clock(0).enter(Activity::none, worker_->stats());
   Worker::bind(nullptr);
   runtime.end_root();

@@ -42,6 +42,24 @@ void SpeedEstimator::restart(std::uint64_t wall_ns, std::uint64_t cpu_ns) noexce
   window_wall_ = wall_ns;
   window_cpu_ = cpu_ns;
   running_ = true;
+  paused_ = false;
+}
+
+bool SpeedEstimator::pause(std::uint64_t wall_ns) noexcept {
+  // (A forced sample takes a tenth of a window.)
+  if (!running_ || wall_ns >= window_wall_ + kWindowNs / 10) return false;
+  running_ = false;
+  paused_ = true;
+  paused_at_ = wall_ns;
+  return true;
+}
+
+bool SpeedEstimator::resume(std::uint64_t wall_ns) noexcept {
+  if (!paused_) return false;
+  paused_ = false;
+  if (wall_ns > paused_at_ + kShortPauseNs) return false;
+  running_ = true;
+  return true;
 }
 
 void SpeedEstimator::stop(std::uint64_t wall_ns, std::uint64_t cpu_ns) noexcept {

@@ -32,6 +32,7 @@ struct SpeedSummary {
 class SpeedEstimator {
  public:
   static constexpr std::uint64_t kWindowNs = 10'000'000;
+  static constexpr std::uint64_t kShortPauseNs = 100'000;
 
   void set_core_factor(double factor) noexcept {
     core_factor_ = factor;
@@ -43,6 +44,13 @@ class SpeedEstimator {
   // The thread starts wanting to run (after sleeping, or a new root call):
   // time before this is not held against it.
   void restart(std::uint64_t wall_ns, std::uint64_t cpu_ns) noexcept;
+  // Reading the thread's CPU time is a system call, which a program making
+  // root calls in a loop would pay twice per call. So a stop before the
+  // window could be sampled only pauses it (true; false: stop instead), and
+  // a start soon after a pause goes on with the window (true; false:
+  // restart instead). The pause, the caller's own code, counts as running.
+  bool pause(std::uint64_t wall_ns) noexcept;
+  bool resume(std::uint64_t wall_ns) noexcept;
   // The thread gave its CPU away for ns of wall time (a yield while it had
   // nothing to do): not held against its speed either.
   void exclude(std::uint64_t ns) noexcept {
@@ -63,6 +71,8 @@ class SpeedEstimator {
   double estimate_ = 1.0;
   std::uint64_t window_wall_ = 0, window_cpu_ = 0;
   bool running_ = false;
+  bool paused_ = false;
+  std::uint64_t paused_at_ = 0;
   // Summary over all samples.
   double min_ = 0, max_ = 0, weighted_sum_ = 0, weight_ = 0;
 };

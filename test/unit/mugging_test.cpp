@@ -160,6 +160,32 @@ TEST(SpeedEstimator, TimeAsleepDoesNotCount) {
   EXPECT_DOUBLE_EQ(e.summary().min, 1.0);
 }
 
+TEST(SpeedEstimator, ShortRootCallsKeepOneWindowWithoutReadingCpuTime) {
+  SpeedEstimator e;
+  e.restart(0, 0);
+  // Root calls of 10 us, 10 us apart: a stop pauses, a start resumes.
+  for (std::uint64_t t = 10'000; t < 900'000; t += 20'000) {
+    ASSERT_TRUE(e.pause(t));
+    ASSERT_TRUE(e.resume(t + 10'000));
+  }
+  // Past a tenth of a window, a stop samples the whole stretch.
+  EXPECT_FALSE(e.pause(1'010'000));
+  e.stop(1'010'000, 505'000);
+  EXPECT_DOUBLE_EQ(e.summary().min, 0.5);
+  // The next start restarts: no window is open to go on with.
+  EXPECT_FALSE(e.resume(1'020'000));
+}
+
+TEST(SpeedEstimator, ALongGapAfterAPauseRestarts) {
+  SpeedEstimator e;
+  e.restart(0, 0);
+  ASSERT_TRUE(e.pause(10'000));
+  EXPECT_FALSE(e.resume(10'000 + SpeedEstimator::kShortPauseNs + 1));  // the caller slept, say
+  e.restart(500'000, 10'000);
+  EXPECT_TRUE(e.sample(20'500'000, 20'010'000));
+  EXPECT_DOUBLE_EQ(e.summary().min, 1.0);
+}
+
 }  // namespace
 
 namespace {
