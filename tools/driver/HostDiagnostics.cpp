@@ -96,6 +96,10 @@ std::string userNames(llvm::StringRef Line) {
         Line = Arguments;
         continue;
       }
+      // Named alone (clang's `'__cilkpp_f_fast'`).
+      Out += Before.str() + Name.str();
+      Line = Rest;
+      continue;
     } else if (Name.consume_back("_resume") && Rest.starts_with(Hidden)) {
       // `void {anonymous}::` before it goes too.
       Before.consume_back("{anonymous}::");
@@ -145,6 +149,10 @@ class Cleaner {
   // of the user's parameters: the fast clone's just before it is the same
   // procedure's.
   void context(llvm::StringRef Line, llvm::StringRef Plain) {
+    if (std::optional<std::string> Outlined = outlinedBodyContext(Plain)) {
+      PendingContext = *Outlined;
+      return;
+    }
     const std::string User = userNames(Line);
     // (The fast clone's tail, the part after the leading base cases, is the
     // fast clone too.)
@@ -160,6 +168,28 @@ class Cleaner {
     }
     PendingContext = User;
   }
+  // A body the translator moved out of its function into one of its own
+  // (translation.md, "Outlined bodies"), or that one's clones, named for
+  // what it was.
+  static std::optional<std::string> outlinedBodyContext(llvm::StringRef Plain) {
+    static const llvm::Regex Pattern("^(.*): In function '[^']*__cilkpp_(lambda|loop_body|handler)_[0-9]+[_a-z0-9]*\\(");
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    // (g++ quotes with U+2018/U+2019 in a UTF-8 locale.)
+    std::string Ascii;
+    for (llvm::StringRef Rest = Plain; !Rest.empty();) {
+      if (Rest.consume_front("\u2018") || Rest.consume_front("\u2019")) {
+        Ascii += '\'';
+        continue;
+      }
+      Ascii += Rest.front();
+      Rest = Rest.drop_front();
+    }
+    if (!Pattern.match(Ascii, &Parts)) return std::nullopt;
+    const llvm::StringRef What = Parts[2] == "lambda"      ? "lambda function"
+                                 : Parts[2] == "loop_body" ? "'cilk_for' body"
+                                                           : "'catch' handler";
+    return fmt::format("{}: In {}:", Parts[1], What);
+  }
   static std::string cloneName(llvm::StringRef Plain, llvm::StringRef Suffix) {
     const size_t End = Plain.find(Suffix);
     const size_t Begin = End == llvm::StringRef::npos ? End : Plain.take_front(End).rfind("__cilkpp_");
@@ -168,6 +198,14 @@ class Cleaner {
     Name.consume_back("_internal");
     Name.consume_back("_rvalue");
     return Name.str();
+  }
+
+  // `-Wnarrowing` of a text ending in ` [-Wnarrowing]`, else the text.
+  static std::string optionOf(llvm::StringRef Text) {
+    Text = Text.rtrim();
+    const size_t Open = Text.rfind(" [-W");
+    return Open != llvm::StringRef::npos && Text.ends_with("]") ? Text.drop_front(Open + 2).drop_back().str()
+                                                                 : Text.str();
   }
 
   // clang's count, of what is left.
@@ -181,7 +219,16 @@ class Cleaner {
 
   void heading(llvm::StringRef Line, const Heading &H) {
     if (H.Severity != "note") {
-      Skipping = !Seen.insert(fmt::format("{}:{}\n{}\n{}", H.File, H.Line, H.Severity, userNames(H.Text))).second;
+      const std::string Text = userNames(H.Text);
+      Skipping = !Seen.insert(fmt::format("{}:{}\n{}\n{}", H.File, H.Line, H.Severity, Text)).second;
+      // The same diagnostic on another clone's text of the line, naming the
+      // frame (`__frame->d` for `d`): the one on the user's text came first.
+      const std::string Kind = fmt::format("{}:{}\n{}\n{}", H.File, H.Line, H.Severity, optionOf(Text));
+      const bool NamesGenerated = llvm::StringRef(Text).contains("__frame") ||
+                                  llvm::StringRef(Text).contains("__cilkpp_") ||
+                                  llvm::StringRef(Text).contains("cilkpp::rt::");
+      if (!Skipping && NamesGenerated && SeenKinds.contains(Kind)) Skipping = true;
+      SeenKinds.insert(Kind);
       if (!Skipping) (H.Severity == "warning" ? Warnings : Errors) += 1;
     }
     if (Skipping) {
@@ -245,6 +292,7 @@ class Cleaner {
 
   std::string Out;
   llvm::StringSet<> Seen;  // place, severity and text of each diagnostic printed
+  llvm::StringSet<> SeenKinds;  // place, severity and warning option of each
   std::string PendingContext, PrintedContext, LastFast, LastFastName;
   bool Skipping = false;  // inside a repeated diagnostic: its notes and snippet
   unsigned Warnings = 0, Errors = 0;

@@ -117,7 +117,12 @@ std::vector<std::string> hostBaseCommand(const Options &O, const Runtime &RT,
   Cmd.push_back("-std=" + O.Std);
   Cmd.push_back("-O" + O.OptLevel);
   if (O.Debug) Cmd.push_back("-g");
-  Cmd.push_back("-I" + RT.IncludeDir);
+  // A system directory: what the host compiler would say about the
+  // runtime's inline code (an uninitialized local the translation saves in
+  // its frame, seen through init_field after inlining) names the runtime,
+  // not the user's code.
+  Cmd.push_back("-isystem");
+  Cmd.push_back(RT.IncludeDir);
   Cmd.insert(Cmd.end(), O.PreprocessorArgs.begin(), O.PreprocessorArgs.end());
   return Cmd;
 }

@@ -636,12 +636,12 @@ void dropCostlyOptionalPoints(ASTContext &Ctx, ParentMap &PM, const CilkProcedur
 
 // The leading base cases a fast clone can run before its frame exists: as
 // written, so only those that name nothing the clone spells differently
-// (members through `this`, pack elements).
+// (pack elements; members through `this` it spells with its `__this`).
 std::vector<const Stmt *> earlyReturns(ASTContext &Ctx, const FunctionDecl *FD) {
   struct Finder : RecursiveASTVisitor<Finder> {
     bool Found = false;
     bool VisitStmt(Stmt *S) {
-      Found |= isa<CXXThisExpr, PackExpansionExpr, SizeOfPackExpr, FunctionParmPackExpr>(S);
+      Found |= isa<PackExpansionExpr, SizeOfPackExpr, FunctionParmPackExpr>(S);
       return !Found;
     }
   };

@@ -679,8 +679,11 @@ class Outliner {
                                       D->getName()));
           for (const HiddenTypeSource &S : Sources) nameHiddenTypeThrough(Ctx, S.Type, S.Source);
         }
-      Parameter P{declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()), D->getName().str(),
-                  D->getName().str()};
+      // (A capture the body does not use is the lambda's business, not an
+      // unused parameter.)
+      Parameter P{std::string(Uses.Vars.count(D) ? "" : "[[maybe_unused]] ") +
+                      declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()),
+                  D->getName().str(), D->getName().str()};
       // As a named closure's member: a copy, or a pointer for a reference.
       std::string Source = D->getName().str();
       if (const auto *V = dyn_cast<VarDecl>(D); V && V->isInitCapture() && V->getInit())

@@ -181,7 +181,9 @@ class CloneBuilder {
   // host compiler warning about the second.
   std::string saveText(const VarDecl *V) const {
     const bool MaybeUnset = !isa<ParmVarDecl>(V) && !V->hasInit() && !Frame.field(V)->IsReference;
-    if (V->getType()->isRecordType() || MaybeUnset)
+    if (MaybeUnset)
+      return fmt::format("CILKPP_SAVE_UNSET({}, {}) ", fieldOf(V), nameOf(V));
+    if (V->getType()->isRecordType())
       return fmt::format("::cilkpp::rt::init_field({}, {}); ", fieldOf(V), nameOf(V));
     return fmt::format("{} = {}; ", fieldOf(V), valueToStore(V, nameOf(V)));
   }
@@ -1611,6 +1613,57 @@ static bool namesItsFunction(const Stmt *S) {
   return llvm::any_of(S->children(), namesItsFunction);
 }
 
+// A member's fast clone has the object as `__this`: `base` (through the
+// implicit `this`) becomes `__this->base`, and `this` `__this`. nullopt
+// where a `this` is written by a macro or is a lambda's.
+static std::optional<std::string> withObjectAsThisParameter(const SourceManager &SM, const Stmt *S, StringRef Text) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const CXXThisExpr *> Found;
+    unsigned LambdaDepth = 0;
+    bool InLambda = false;
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      ++LambdaDepth;
+      const bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
+      --LambdaDepth;
+      return Result;
+    }
+    bool VisitCXXThisExpr(CXXThisExpr *E) {
+      InLambda |= LambdaDepth != 0;
+      Found.push_back(E);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  if (F.Found.empty()) return Text.str();
+  if (F.InLambda) return std::nullopt;
+  const unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+  std::string Out = Text.str();
+  // Last first, so that earlier offsets hold.
+  llvm::sort(F.Found, [&](const CXXThisExpr *A, const CXXThisExpr *B) {
+    return SM.getFileOffset(A->getLocation()) > SM.getFileOffset(B->getLocation());
+  });
+  for (const CXXThisExpr *E : F.Found) {
+    if (E->getLocation().isMacroID()) return std::nullopt;
+    const unsigned At = SM.getFileOffset(E->getLocation()) - Begin;
+    if (At >= Out.size()) return std::nullopt;
+    if (E->isImplicit())
+      Out.insert(At, "__this->");
+    else if (Out.compare(At, 4, "this") == 0)
+      Out.replace(At, 4, "__this");
+    else
+      return std::nullopt;
+  }
+  return Out;
+}
+
+std::optional<std::string> baseCaseText(ASTContext &Ctx, const Stmt *S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const StringRef Text = Lexer::getSourceText(
+      CharSourceRange::getTokenRange(SM.getExpansionLoc(S->getBeginLoc()), statementEnd(Ctx, S)), SM,
+      Ctx.getLangOpts());
+  return withObjectAsThisParameter(SM, S, Text);
+}
+
 CopiedBaseCases copyableBaseCases(ASTContext &Ctx, const FunctionDecl &FD, ArrayRef<const Stmt *> BaseCases) {
   const SourceManager &SM = Ctx.getSourceManager();
   CopiedBaseCases Out;
@@ -1623,9 +1676,10 @@ CopiedBaseCases copyableBaseCases(ASTContext &Ctx, const FunctionDecl &FD, Array
     if (Since.contains('#') || Text.empty() || Text.find_first_of("\"'\\\r") != StringRef::npos ||
         Text.contains("//") || Text.contains("/*") || namesItsFunction(S))
       break;
-    std::string Line = Text.str();
-    std::replace(Line.begin(), Line.end(), '\n', ' ');
-    Out.Text += " " + Line;
+    std::optional<std::string> Line = baseCaseText(Ctx, S);
+    if (!Line) break;
+    std::replace(Line->begin(), Line->end(), '\n', ' ');
+    Out.Text += " " + *Line;
     ++Out.Count;
     Out.Statements.push_back(S);
   }

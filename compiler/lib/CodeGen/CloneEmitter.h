@@ -55,6 +55,10 @@ struct CopiedBaseCases {
 };
 CopiedBaseCases copyableBaseCases(clang::ASTContext &Ctx, const clang::FunctionDecl &FD,
                                   llvm::ArrayRef<const clang::Stmt *> BaseCases);
+// One base case's text in the fast clone: as written, with a member's object
+// as its `__this` parameter (`base` becomes `__this->base`); nullopt where
+// that cannot be spelled.
+std::optional<std::string> baseCaseText(clang::ASTContext &Ctx, const clang::Stmt *S);
 
 // Returns the clone's body, from its '{' to its '}', with the same line
 // structure as the original body; nullopt after reporting an error.

@@ -325,9 +325,8 @@ static std::string fastCloneHeadBody(ASTContext &Ctx, const FunctionDecl *FD, co
   std::string BaseCases;
   for (const Stmt *S : Head.Statements) {
     const SourceLocation Begin = SM.getExpansionLoc(S->getBeginLoc());
-    BaseCases += fmt::format(
-        "\n{}{:{}}{}", lineDirective(SM.getPresumedLineNumber(Begin), FileName), "", SM.getSpellingColumnNumber(Begin) - 1,
-        Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, statementEnd(Ctx, S)), SM, Ctx.getLangOpts()));
+    BaseCases += fmt::format("\n{}{:{}}{}", lineDirective(SM.getPresumedLineNumber(Begin), FileName), "",
+                             SM.getSpellingColumnNumber(Begin) - 1, *baseCaseText(Ctx, S));
   }
   const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(FD->getBody()->getBeginLoc()));
   std::string Args = "__w, __parent, __slot, __seq";

@@ -6,16 +6,14 @@ namespace cilkpp {
 
 void elideKeywords(Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses, llvm::ArrayRef<GrainPragma> Pragmas) {
   for (const GrainPragma &P : Pragmas) Main.ReplaceText(P.Range, "");
+  // Blanked rather than removed, so that the host compiler's columns after
+  // a keyword are the user's.
   for (const KeywordUse &U : Uses) {
     CharSourceRange Keyword = CharSourceRange::getTokenRange(U.Loc, U.End);
-    switch (U.Kind) {
-      case KeywordKind::Cilk:
-      case KeywordKind::Spawn:
-      case KeywordKind::Sync:
-      case KeywordKind::CilkScope:
-      case KeywordKind::Reducer: Main.ReplaceText(Keyword, ""); break;
-      case KeywordKind::CilkFor: Main.ReplaceText(Keyword, "for"); break;
-    }
+    const unsigned Length = Main.getRangeSize(Keyword);
+    std::string Blank(Length, ' ');
+    if (U.Kind == KeywordKind::CilkFor) Blank.replace(0, 3, "for");
+    Main.ReplaceText(Keyword, Blank);
   }
 }
 

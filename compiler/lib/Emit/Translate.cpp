@@ -422,8 +422,13 @@ class InputAsGiven : public tooling::CompilationDatabase {
 std::optional<std::string> translate(const TranslateOptions &Options) {
   // -Wno-everything: the host compiler reports warnings on the translated
   // code; Clang reporting them too would print each one twice. (Unlike -w it
-  // leaves the translator's own warnings on.)
-  std::vector<std::string> Args = {"-x", "c++", "-Wno-everything", "-resource-dir=" CILKPP_CLANG_RESOURCE_DIR};
+  // leaves the translator's own warnings on.) It also turns off warnings
+  // that are errors by default; those of a `return` that does not match its
+  // function (an error for g++ too) stay errors: the translation rewrites
+  // such a return, and the host would not see it. (The user's own
+  // -Wno-return-mismatch, after these, still wins.)
+  std::vector<std::string> Args = {"-x", "c++", "-Wno-everything", "-Werror=return-mismatch",
+                                   "-resource-dir=" CILKPP_CLANG_RESOURCE_DIR};
   Args.insert(Args.end(), Options.ParseArgs.begin(), Options.ParseArgs.end());
   const InputAsGiven Database(Args, Options.InputPath);
   // Each round that outlines bodies hands the next one the rewritten file,

@@ -62,6 +62,7 @@ struct nondeduced {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 template <class T>
 [[gnu::always_inline]] inline void init_field(T &field, const typename nondeduced<T>::type &value) noexcept {
@@ -77,6 +78,18 @@ template <class T>
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
+// A local saved into its frame at a spawn, which the program may not have
+// set yet: Clang's -Wuninitialized-const-reference would blame the spawn
+// (the program's own read of the unset local still warns).
+#if defined(__clang__)
+#define CILKPP_SAVE_UNSET(field, local)                                                \
+  _Pragma("clang diagnostic push")                                                     \
+  _Pragma("clang diagnostic ignored \"-Wuninitialized-const-reference\"")                \
+  ::cilkpp::rt::init_field(field, local);                                              \
+  _Pragma("clang diagnostic pop")
+#else
+#define CILKPP_SAVE_UNSET(field, local) ::cilkpp::rt::init_field(field, local);
 #endif
 
 // Spawn counting for CILKPP_STATS, in code built with -fcilkpp-count-spawns:

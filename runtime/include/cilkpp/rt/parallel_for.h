@@ -210,6 +210,17 @@ Index nth_value(const Index &first, std::int64_t step, std::uint64_t k) {
   }
 }
 
+// The loop variable's value in the next iteration: `value += step`, as the
+// serial loop computes it (also after a chunk's last iteration: a value the
+// serial loop reaches too).
+template <class Index, class Step>
+void advance(Index &value, Step step) {
+  if constexpr (std::is_integral_v<Index>)
+    value = static_cast<Index>(value + static_cast<Index>(step));
+  else
+    value += static_cast<typename std::iterator_traits<Index>::difference_type>(step);
+}
+
 // The exception of the first iteration, in serial order, that threw. Later
 // chunks that have not started are skipped, as the serial loop would not run
 // them; earlier ones run, and may replace it.
@@ -260,22 +271,34 @@ void parallel_for(const Index &first, const Bound &last, std::int64_t step, Loop
   // the serial loop: docs/performance.md, "cilk_for bodies").
   constexpr bool may_throw = !std::is_nothrow_invocable_v<Body &, Index>;
   loop_detail::FirstError error;
-  auto chunk = [&](std::uint64_t lo, std::uint64_t hi) {
-    // Local copies: the body's stores might reach `first` itself, which was
-    // then loaded again in every iteration.
-    const Index first_value = first;
-    const std::int64_t step_value = step;
+  // Local copies of first and step: the body's stores might reach `first`
+  // itself, which was then loaded again in every iteration.
+  // The loop variable advances by the step, as in the serial loop (an
+  // induction variable the compiler can strength-reduce; computing each
+  // value from the iteration's number left a multiplication in the loop).
+  auto iterations = [&](std::uint64_t lo, std::uint64_t hi, const Index &first_value, auto step_value) {
+    Index value = loop_detail::nth_value(first_value, step_value, lo);
+    std::uint64_t k = lo;
     if constexpr (may_throw) {
       if (error.skips(lo)) return;
-      std::uint64_t k = lo;
       try {
-        for (; k < hi; ++k) body(loop_detail::nth_value(first_value, step_value, k));
+        for (; k < hi; ++k, loop_detail::advance(value, step_value)) body(value);
       } catch (...) {
         error.record(k, std::current_exception());
       }
     } else {
-      for (std::uint64_t k = lo; k < hi; ++k) body(loop_detail::nth_value(first_value, step_value, k));
+      for (; k < hi; ++k, loop_detail::advance(value, step_value)) body(value);
     }
+  };
+  auto chunk = [&](std::uint64_t lo, std::uint64_t hi) {
+    const Index first_value = first;
+    // A unit step, by far the commonest, as a constant: the compiler then
+    // walks the loop as it does the serial one (docs/performance.md,
+    // "cilk_for with a unit step").
+    if (step == 1)
+      iterations(lo, hi, first_value, std::integral_constant<std::int64_t, 1>{});
+    else
+      iterations(lo, hi, first_value, std::int64_t{step});
   };
   using Chunk = decltype(chunk);
   if (grain != 0 && count <= grain) {
