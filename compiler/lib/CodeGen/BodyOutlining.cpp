@@ -358,6 +358,7 @@ class Outliner {
       if (!lambdaParameters(*R.Lambda, Uses, Params, CapturesThis)) return false;
       const CXXMethodDecl *Op = R.Lambda->getCallOperator();
       QualType Result = Op->getReturnType();
+      if (namesVariable(Result)) return refuse("its result type names a variable");
       if (Result->isUndeducedType() || (Result->isDependentType() && Result->getContainedDeducedType())) {
         // In a template or a generic lambda, deduced per instantiation; a
         // cilk procedure's result type must be written: the one every
@@ -667,18 +668,7 @@ class Outliner {
       if (!isNameableOutsideFunction(T))
         return refuse(fmt::format("the type of '{}', which it captures, cannot be named outside its function",
                                   D->getName()));
-      // A private member type is spelled through the call that made the
-      // variable (typeQualified), if one did.
-      if (const auto *V = dyn_cast<VarDecl>(D))
-        if (const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext());
-            Function && hiddenMemberType(Stored, Function)) {
-          const std::vector<HiddenTypeSource> Sources = hiddenTypeSources(Function);
-          if (llvm::none_of(Sources, [&](const HiddenTypeSource &S) { return Ctx.hasSameUnqualifiedType(S.Type, Stored); }))
-            return refuse(fmt::format("the type of '{}', which it captures, is a private or protected member type "
-                                      "that no public call in its function names",
-                                      D->getName()));
-          for (const HiddenTypeSource &S : Sources) nameHiddenTypeThrough(Ctx, S.Type, S.Source);
-        }
+      if (!spellsHiddenType(D, Stored, "which it captures")) return false;
       // (A capture the body does not use is the lambda's business, not an
       // unused parameter.)
       Parameter P{std::string(Uses.Vars.count(D) ? "" : "[[maybe_unused]] ") +
@@ -716,6 +706,8 @@ class Outliner {
       if (!AddCapture(D, L.getCaptureDefault() == LCD_ByCopy)) return false;
     }
     for (const ParmVarDecl *P : Op->parameters()) {
+      if (namesVariable(P->getType()))
+        return refuse(fmt::format("the type of its parameter '{}' names a variable", P->getName()));
       if (P->getName().empty()) continue;  // unused by the body
       QualType T = P->getType();
       if (T->isDependentType()) {
@@ -739,6 +731,22 @@ class Outliner {
       Param.Forwarded = Argument;
       Params.push_back(std::move(Param));
     }
+    return true;
+  }
+
+  // A private member type of a variable of the function, which the moved
+  // body declares, is spelled through the call that made the variable
+  // (typeQualified), if one did. What: how the message names the variable.
+  bool spellsHiddenType(const ValueDecl *D, QualType T, StringRef What) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    const auto *Function = V ? dyn_cast<FunctionDecl>(V->getDeclContext()) : nullptr;
+    if (!Function || !hiddenMemberType(T, Function)) return true;
+    const std::vector<HiddenTypeSource> Sources = hiddenTypeSources(Function);
+    if (llvm::none_of(Sources, [&](const HiddenTypeSource &S) { return Ctx.hasSameUnqualifiedType(S.Type, T); }))
+      return refuse(fmt::format("the type of '{}', {}, is a private or protected member type that no public call in "
+                                "its function names",
+                                D->getName(), What));
+    for (const HiddenTypeSource &S : Sources) nameHiddenType(Ctx, S);
     return true;
   }
 
@@ -815,6 +823,8 @@ class Outliner {
     if (!isNameableOutsideFunction(L.Var->getType()))
       return refuse(fmt::format("the type of its loop variable '{}' cannot be named outside its function",
                                 L.Var->getName()));
+    // (An iterator of a view, `std::ranges::iota_view<long, long>::_Iterator`.)
+    if (!spellsHiddenType(L.Var, L.Var->getType(), "its loop variable")) return false;
     Params.push_back({declareQualified(Ctx, L.Var->getType(), L.Var->getName()), L.Var->getName().str(),
                       L.Var->getName().str()});
     return true;

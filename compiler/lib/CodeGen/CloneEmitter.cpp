@@ -470,8 +470,14 @@ class CloneBuilder {
       // `this` is the __this parameter of the fast clone and a copy of the
       // frame's in the resume clone: `this->x` becomes `__this->x`, `x`
       // (a member) `__this->x`.
+      // (A local class's own `this` is its objects'.)
+      bool isProcedureThis(const CXXThisExpr *E) const {
+        const CXXRecordDecl *Class = thisClass(B.FD);
+        const CXXRecordDecl *Object = E->getType()->getPointeeCXXRecordDecl();
+        return Class && Object && Object->getCanonicalDecl() == Class->getCanonicalDecl();
+      }
       bool VisitCXXThisExpr(CXXThisExpr *E) {
-        if (E->isImplicit()) return true;
+        if (E->isImplicit() || !isProcedureThis(E)) return true;
         std::optional<SourceLocation> Loc = B.writtenLoc(E->getLocation(), "'this' in a member procedure");
         if (!Loc) return Ok = false, true;
         B.substitute(*Loc, std::strlen("this"), "__this");
@@ -479,7 +485,7 @@ class CloneBuilder {
       }
       bool VisitMemberExpr(MemberExpr *ME) {
         const auto *This = dyn_cast<CXXThisExpr>(ME->getBase()->IgnoreImpCasts());
-        if (!This || !This->isImplicit()) return true;
+        if (!This || !This->isImplicit() || !isProcedureThis(This)) return true;
         std::optional<SourceLocation> Loc = B.writtenLoc(ME->getBeginLoc(), "a member named without 'this->'");
         if (!Loc) return Ok = false, true;
         // The first token is replaced rather than prefixed: a statement
@@ -578,6 +584,16 @@ class CloneBuilder {
            llvm::all_of(CE->arguments(), [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); });
   }
 
+  // Value-initialised without an initializer in the text: `T x(xs...)` of
+  // an empty pack (the fast clone writes `T x{}`).
+  static bool valueInitialisedUnwritten(const VarDecl *V) {
+    const Expr *Init = V->getInit();
+    if (!Init) return false;
+    if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr>(Init)) return true;
+    const auto *CE = dyn_cast<CXXConstructExpr>(Init);
+    return CE && CE->requiresZeroInitialization() && CE->getNumArgs() == 0;
+  }
+
   static bool defaultConstructorIsTrivial(const VarDecl *V) {
     const auto *CE = cast<CXXConstructExpr>(V->getInit());
     return CE->getConstructor()->isTrivial();
@@ -641,6 +657,7 @@ class CloneBuilder {
       // Constructed in place: `T v(args)`, `T v{args}`, `T v = e` and `T v`
       // become `new (&field) T(args)`, `T{args}`, `T(e)` and `T`.
       std::string Init = initializerText(V, IsCopyInit);
+      if (Init.empty() && valueInitialisedUnwritten(V)) Init = "{}";
       if (IsCopyInit) Init = "(" + Init + ")";
       return fmt::format("::new (static_cast<void *>(&{})) {}{}{}", fieldOf(V),
                          typeQualified(Ctx, V->getType().getUnqualifiedType()), Init, markLive(V));
@@ -648,6 +665,7 @@ class CloneBuilder {
     // `T v;` of a trivially copyable class whose default constructor does
     // something (default member initializers, a user-provided constructor).
     std::string Init = defaultInitialised(V) && !defaultConstructorIsTrivial(V) ? "{}" : initializerText(V, IsCopyInit);
+    if (Init.empty() && valueInitialisedUnwritten(V)) Init = "{}";
     if (Init.empty()) return "";
     if (Frame.field(V)->IsReference) {
       // `T &r = e` and `T &r(e)` / `T &r{e}`: the referent's address.

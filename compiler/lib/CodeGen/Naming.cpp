@@ -425,7 +425,7 @@ static std::optional<std::string> namedClosure(ASTContext &Ctx, QualType T, Stri
 }
 
 namespace {
-// The spellings nameHiddenTypeThrough gave, for the AST they belong to.
+// The spellings nameHiddenType gave, for the AST they belong to.
 struct HiddenTypeSpellings {
   const ASTContext *Ctx = nullptr;
   llvm::DenseMap<const Type *, std::string> Spelling;
@@ -449,7 +449,13 @@ static std::string scopeQualifier(const FunctionDecl *Callee) {
   return "::" + Scope;
 }
 
-void nameHiddenTypeThrough(ASTContext &Ctx, QualType T, const CallExpr *Source) {
+void nameHiddenType(ASTContext &Ctx, const HiddenTypeSource &S) {
+  const QualType T = S.Type;
+  if (!S.Source) {
+    hiddenTypeSpellings(Ctx).Spelling.try_emplace(T.getCanonicalType().getUnqualifiedType().getTypePtr(), S.Written);
+    return;
+  }
+  const CallExpr *Source = S.Source;
   const FunctionDecl *Callee = Source->getDirectCallee();
   const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
   std::string Expression;

@@ -1,6 +1,8 @@
 // Names of generated entities and the printing of types and parameters.
 #pragma once
 
+#include "Support/Nameable.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/StringSet.h"
@@ -86,11 +88,12 @@ bool isMemberTemplateInstance(const clang::FunctionDecl *FD);
 // "using T = int; constexpr auto N = 4; " (marked maybe_unused).
 std::string templateParameterAliases(const clang::FunctionDecl *FD);
 
-// From here on, typeQualified and declareQualified spell T, a private or
-// protected member type, as `::std::decay_t<decltype(call)>` after Source,
-// a call that returns it (hiddenTypeSources): `decltype(
-// ::std::declval<const ::std::ranges::iota_view<int, int> &>().begin())`.
-void nameHiddenTypeThrough(clang::ASTContext &Ctx, clang::QualType T, const clang::CallExpr *Source);
+// From here on, typeQualified and declareQualified spell S.Type, a private
+// or protected member type, as `::std::decay_t<decltype(call)>` after
+// S.Source, a call that returns it (hiddenTypeSources): `decltype(
+// ::std::declval<const ::std::ranges::iota_view<int, int> &>().begin())`;
+// or as S.Written.
+void nameHiddenType(clang::ASTContext &Ctx, const HiddenTypeSource &S);
 
 // `T Name` with T fully qualified, valid at namespace scope.
 std::string declareQualified(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);

@@ -62,6 +62,16 @@ class LambdasAt : public RecursiveASTVisitor<LambdasAt> {
   SourceLocation Loc;
 };
 
+class VariableNames : public RecursiveASTVisitor<VariableNames> {
+ public:
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *V = dyn_cast<VarDecl>(E->getDecl());
+    Found = Found || (V && (V->hasLocalStorage() || isa<ParmVarDecl>(V)));
+    return !Found;
+  }
+  bool Found = false;
+};
+
 // The lambda's own template parameter that a type in its parameter P's
 // declaration names (`auto` invents one), or null for one of an enclosing
 // template's.
@@ -191,6 +201,15 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
         return std::nullopt;
       }
       std::string Kind = "class";
+      if (const TypeConstraint *Constraint = Invented->getTypeConstraint()) {
+        VariableNames Names;
+        if (const ASTTemplateArgumentListInfo *Args = Constraint->getTemplateArgsAsWritten())
+          for (const TemplateArgumentLoc &Arg : Args->arguments()) Names.TraverseTemplateArgumentLoc(Arg);
+        if (Names.Found) {
+          WhyNot = "the constraint of one of its 'auto' parameters names a variable";
+          return std::nullopt;
+        }
+      }
       if (Invented->hasTypeConstraint()) {
         const CharSourceRange Range = constraintRange(SM, Invented);
         if (Range.isInvalid()) {
@@ -245,6 +264,12 @@ std::optional<std::string> genericParameterDeclaration(ASTContext &Ctx, const Pa
   llvm::sort(Edits, [](const Edit &A, const Edit &B) { return A.Offset > B.Offset; });
   for (const Edit &E : Edits) Text.replace(E.Offset, E.Length, E.Replacement);
   return Text;
+}
+
+bool namesVariable(QualType T) {
+  VariableNames Names;
+  Names.TraverseType(T);
+  return Names.Found;
 }
 
 std::string forwardDependent(llvm::StringRef Name) { return fmt::format("static_cast<decltype({0}) &&>({0})", Name); }

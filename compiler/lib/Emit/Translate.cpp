@@ -133,8 +133,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   }
   if (Ctx.getDiagnostics().hasErrorOccurred()) return false;
   for (const FrameDescription &Frame : Frames)
-    for (const HiddenTypeSource &S : hiddenTypeSources(Frame.Procedure->Definition))
-      nameHiddenTypeThrough(Ctx, S.Type, S.Source);
+    for (const HiddenTypeSource &S : hiddenTypeSources(Frame.Procedure->Definition)) nameHiddenType(Ctx, S);
   analyseExceptions(Sema.CilkFunctions, Frames);
   bool Ok = true;
 

@@ -3,6 +3,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
@@ -180,11 +182,28 @@ std::vector<HiddenTypeSource> hiddenTypeSources(const FunctionDecl *Function) {
       const QualType T = V->getType().getNonReferenceType();
       if (Spelled.contains(spelledKey(T)) || !hiddenMemberType(T, Function)) continue;
       if (const CallExpr *Source = sourceOf(V, Function, Spelled)) {
-        Sources.push_back({T, Source});
+        Sources.push_back({T, Source, ""});
         Spelled.insert(spelledKey(T));
         Grew = true;
       }
     }
+  }
+  for (const ParmVarDecl *P : Function->parameters()) {
+    const QualType T = P->getType().getNonReferenceType();
+    const TagDecl *Hidden = hiddenMemberType(T, Function);
+    if (!Hidden || Spelled.contains(spelledKey(T)) || !P->getTypeSourceInfo()) continue;
+    const SourceManager &SM = Function->getASTContext().getSourceManager();
+    TypeLoc Written = P->getTypeSourceInfo()->getTypeLoc();
+    if (const auto Reference = Written.getAs<ReferenceTypeLoc>()) Written = Reference.getPointeeLoc();
+    Written = Written.getUnqualifiedLoc();
+    const SourceRange Range = Written.getSourceRange();
+    if (Range.isInvalid() || Range.getBegin().isMacroID() || Range.getEnd().isMacroID()) continue;
+    const std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Range), SM,
+                                                  Function->getASTContext().getLangOpts())
+                                 .str();
+    if (Text.empty() || llvm::StringRef(Text).contains(Hidden->getName())) continue;
+    Sources.push_back({T, nullptr, Text});
+    Spelled.insert(spelledKey(T));
   }
   return Sources;
 }

@@ -35,10 +35,14 @@ clang::AccessSpecifier hiddenAccess(const clang::TagDecl *Hidden);
 // local's initializer that returns it, whose callee is public and whose
 // object, parameter and template argument types are public or named by an
 // earlier entry (the iterator of a `const std::vector<Bag::Item> &` that
-// `bag.items()` returned). Copies of and references to such a local count.
+// `bag.items()` returned). Copies of and references to such a local count,
+// and a parameter whose declaration spells the type without naming it (an
+// outlined cilk_for body's `::std::decay_t<decltype(...begin())> it`):
+// Written is that spelling, and Source null.
 struct HiddenTypeSource {
   clang::QualType Type;
   const clang::CallExpr *Source;
+  std::string Written;
 };
 std::vector<HiddenTypeSource> hiddenTypeSources(const clang::FunctionDecl *Function);
 bool hasHiddenTypeSource(const clang::VarDecl *V, const clang::FunctionDecl *Function);

@@ -131,21 +131,51 @@ resume_after_sync:
   complete_frame(w, frame);
 }
 
+// Whether `first OP last` holds for the loop's test. A bound of another type
+// than the variable (a view's sentinel, `it != view.end()`) may have only
+// the comparison the loop makes: the others are never asked for.
+#define CILKPP_COMPARISON(Name, Op)                                                                        \
+  template <class A, class B, class = void>                                                                \
+  struct Name : std::false_type {};                                                                        \
+  template <class A, class B>                                                                              \
+  struct Name<A, B, std::void_t<decltype(std::declval<const A &>() Op std::declval<const B &>())>> : std::true_type {};
+CILKPP_COMPARISON(has_less, <)
+CILKPP_COMPARISON(has_less_equal, <=)
+CILKPP_COMPARISON(has_greater, >)
+CILKPP_COMPARISON(has_greater_equal, >=)
+CILKPP_COMPARISON(has_not_equal, !=)
+CILKPP_COMPARISON(has_difference, -)
+#undef CILKPP_COMPARISON
+
+template <class Index, class Bound>
+bool test_holds(const Index &first, const Bound &last, LoopTest test) {
+  switch (test) {
+    case LoopTest::less:
+      if constexpr (has_less<Index, Bound>::value) return first < last;
+      break;
+    case LoopTest::less_equal:
+      if constexpr (has_less_equal<Index, Bound>::value) return first <= last;
+      break;
+    case LoopTest::greater:
+      if constexpr (has_greater<Index, Bound>::value) return first > last;
+      break;
+    case LoopTest::greater_equal:
+      if constexpr (has_greater_equal<Index, Bound>::value) return first >= last;
+      break;
+    case LoopTest::not_equal:
+      if constexpr (has_not_equal<Index, Bound>::value) return first != last;
+      break;
+  }
+  std::abort();  // (the loop's own test compiled)
+}
+
 // The trip count once the bounds are in the comparison's type. Wrap is the
 // loop variable's type: a `!=` loop over an unsigned variable may wrap around
 // in it (`unsigned i = 9; i != UINT_MAX; --i`).
 template <class Wrap, class Index, class Bound>
 std::uint64_t count_steps(const Index &first, const Bound &last, std::int64_t step, LoopTest test, const char *where) {
-  bool runs = false;
-  switch (test) {
-    case LoopTest::less: runs = first < last; break;
-    case LoopTest::less_equal: runs = first <= last; break;
-    case LoopTest::greater: runs = first > last; break;
-    case LoopTest::greater_equal: runs = first >= last; break;
-    case LoopTest::not_equal: runs = first != last; break;
-  }
   // (A loop that does not run terminates whatever its step.)
-  if (!runs) return 0;
+  if (!test_holds(first, last, test)) return 0;
   const bool up = test == LoopTest::less || test == LoopTest::less_equal;
   const bool down = test == LoopTest::greater || test == LoopTest::greater_equal;
   if ((up && !(step > 0)) || (down && !(step < 0)) || step == 0)
@@ -168,9 +198,15 @@ std::uint64_t count_steps(const Index &first, const Bound &last, std::int64_t st
       const auto b = static_cast<std::uint64_t>(last);
       distance = step > 0 ? b - a : a - b;  // modular: exact because the test held
     }
-  } else {
+  } else if constexpr (has_difference<Bound, Index>::value) {
     const auto d = last - first;
     distance = static_cast<std::uint64_t>(step > 0 ? d : -d);
+  } else {
+    static_assert(!std::is_same_v<Bound, Bound>,
+                  "cilkpp: a cilk_for divides its iterations by their number, the distance 'bound - variable', "
+                  "which this loop's bound does not have (a sentinel of a view of unknown size): iterate over "
+                  "indices instead");
+    distance = 0;
   }
   const std::uint64_t stride = step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
   switch (test) {
@@ -214,7 +250,7 @@ Index nth_value(const Index &first, std::int64_t step, std::uint64_t k) {
 // serial loop computes it (also after a chunk's last iteration: a value the
 // serial loop reaches too).
 template <class Index, class Step>
-void advance(Index &value, Step step) {
+void step_forward(Index &value, Step step) {
   if constexpr (std::is_integral_v<Index>)
     value = static_cast<Index>(value + static_cast<Index>(step));
   else
@@ -251,17 +287,10 @@ inline std::uint64_t default_grain(std::uint64_t count, unsigned workers) noexce
   return grain < 1 ? 1 : grain > 2048 ? 2048 : grain;
 }
 
-}  // namespace loop_detail
-
-// Runs body(i) for every i the serial loop `for (i = first; i TEST last; i
-// += step)` would visit, in parallel; returns when all have run. grain == 0
-// chooses one from the trip count and the number of workers. `last` and
-// `step` are evaluated once, before the first iteration.
+// parallel_for, for an index it can split.
 template <class Index, class Bound, class Body>
-void parallel_for(const Index &first, const Bound &last, std::int64_t step, LoopTest test, std::uint64_t grain,
-                  const char *where, Body &&body) {
-  static_assert(std::is_integral_v<Index> || loop_detail::is_random_access<Index>(),
-                "cilkpp: the loop variable of a cilk_for must be an integer or a random-access iterator");
+void split_loop(const Index &first, const Bound &last, std::int64_t step, LoopTest test, std::uint64_t grain,
+                const char *where, Body &&body) {
   const std::uint64_t count = loop_detail::trip_count(first, last, step, test, where);
   if (count == 0) return;
   // A body that may throw: the first exception in serial order leaves the
@@ -270,7 +299,7 @@ void parallel_for(const Index &first, const Bound &last, std::int64_t step, Loop
   // (once per iteration, a gather over std::vector ran 3 times slower than
   // the serial loop: docs/performance.md, "cilk_for bodies").
   constexpr bool may_throw = !std::is_nothrow_invocable_v<Body &, Index>;
-  loop_detail::FirstError error;
+  FirstError error;
   // Local copies of first and step: the body's stores might reach `first`
   // itself, which was then loaded again in every iteration.
   // The loop variable advances by the step, as in the serial loop (an
@@ -282,12 +311,12 @@ void parallel_for(const Index &first, const Bound &last, std::int64_t step, Loop
     if constexpr (may_throw) {
       if (error.skips(lo)) return;
       try {
-        for (; k < hi; ++k, loop_detail::advance(value, step_value)) body(value);
+        for (; k < hi; ++k, loop_detail::step_forward(value, step_value)) body(value);
       } catch (...) {
         error.record(k, std::current_exception());
       }
     } else {
-      for (; k < hi; ++k, loop_detail::advance(value, step_value)) body(value);
+      for (; k < hi; ++k, loop_detail::step_forward(value, step_value)) body(value);
     }
   };
   auto chunk = [&](std::uint64_t lo, std::uint64_t hi) {
@@ -310,6 +339,23 @@ void parallel_for(const Index &first, const Bound &last, std::int64_t step, Loop
     });
   }
   if constexpr (may_throw) error.rethrow();
+}
+
+}  // namespace loop_detail
+
+// Runs body(i) for every i the serial loop `for (i = first; i TEST last; i
+// += step)` would visit, in parallel; returns when all have run. grain == 0
+// chooses one from the trip count and the number of workers. `last` and
+// `step` are evaluated once, before the first iteration.
+template <class Index, class Bound, class Body>
+void parallel_for(const Index &first, const Bound &last, std::int64_t step, LoopTest test, std::uint64_t grain,
+                  const char *where, Body &&body) {
+  // (Only this error for another index: the rest would add its own.)
+  if constexpr (std::is_integral_v<Index> || loop_detail::is_random_access<Index>())
+    loop_detail::split_loop(first, last, step, test, grain, where, static_cast<Body &&>(body));
+  else
+    static_assert(!std::is_same_v<Index, Index>,
+                  "cilkpp: the loop variable of a cilk_for must be an integer or a random-access iterator");
 }
 
 }  // namespace cilkpp::rt
