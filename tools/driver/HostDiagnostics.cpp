@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <optional>
@@ -60,6 +61,26 @@ bool isSummary(llvm::StringRef Plain) {
 // int, ARGS)` (and its tail, `__cilkpp_f_fast_tail`) as `T f(ARGS)`, the resume clone `void
 // {anonymous}::__cilkpp_f_resume(cilkpp::rt::Worker*, cilkpp::rt::Frame*)`,
 // which has none of the user's parameters, as `f`.
+// `operator()` for the `operator_Call` of generated names (Naming.h).
+std::string operatorSpelling(llvm::StringRef Name) {
+  static const std::map<std::string, std::string, std::less<>> Spellings = {
+#define OVERLOADED_OPERATOR(Name, Spelling, Token, Unary, Binary, MemberOnly) {"operator_" #Name, "operator" Spelling},
+#include "clang/Basic/OperatorKinds.def"
+  };
+  const auto It = Spellings.find(Name);
+  return It == Spellings.end() ? Name.str() : It->second;
+}
+
+// Where the parenthesis that closes a list starting in Text is.
+size_t closingParen(llvm::StringRef Text) {
+  int Depth = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '(') ++Depth;
+    if (Text[I] == ')' && Depth-- == 0) return I;
+  }
+  return llvm::StringRef::npos;
+}
+
 std::string userNames(llvm::StringRef Line) {
   static constexpr llvm::StringLiteral Prefix = "__cilkpp_", Hidden = "(cilkpp::rt::Worker*, cilkpp::rt::Frame*";
   std::string Out;
@@ -81,30 +102,37 @@ std::string userNames(llvm::StringRef Line) {
         llvm::StringRef Arguments = Rest.substr(Paren + Hidden.size());
         Arguments.consume_front(", void*, unsigned int");
         Arguments.consume_front(", ");
-        // A member's clone is static and takes the object first.
+        // A member's clone is static and takes the object first (a pointer
+        // to const for a const member).
         std::string Head = Before.str();
+        bool Const = false;
         if (const size_t Scope = Before.rfind(' '); Before.ends_with("::")) {
           const llvm::StringRef Class = Before.drop_front(Scope + 1).drop_back(2);
-          if (Arguments.consume_front(Class.str() + "*") || Arguments.consume_front("const " + Class.str() + "*")) {
+          Const = Arguments.consume_front("const " + Class.str() + "*");
+          if (Const || Arguments.consume_front(Class.str() + "*")) {
             Arguments.consume_front(", ");
             const size_t Static = Head.find("static member function ");
             if (Static != std::string::npos) Head.replace(Static, 7, "");
             if (const size_t Keyword = Head.find("static "); Keyword != std::string::npos) Head.erase(Keyword, 7);
           }
         }
-        Out += Head + Name.str() + Rest.take_front(Paren).str() + "(";
+        Out += Head + operatorSpelling(Name) + Rest.take_front(Paren).str() + "(";
         Line = Arguments;
+        if (const size_t Close = closingParen(Arguments); Const && Close != llvm::StringRef::npos) {
+          Out += Arguments.take_front(Close + 1).str() + " const";
+          Line = Arguments.drop_front(Close + 1);
+        }
         continue;
       }
       // Named alone (clang's `'__cilkpp_f_fast'`).
-      Out += Before.str() + Name.str();
+      Out += Before.str() + operatorSpelling(Name);
       Line = Rest;
       continue;
     } else if (Name.consume_back("_resume") && Rest.starts_with(Hidden)) {
       // `void {anonymous}::` before it goes too.
       Before.consume_back("{anonymous}::");
       Before.consume_back("void ");
-      Out += Before.str() + Name.str();
+      Out += Before.str() + operatorSpelling(Name);
       Line = Rest.drop_front(Rest.find(')') + 1);
       continue;
     }
@@ -113,6 +141,21 @@ std::string userNames(llvm::StringRef Line) {
   }
   return Out + Line.str();
 }
+// The line as g++ quotes it and counts its columns: tabs expanded to the
+// next multiple of 8 (-ftabstop).
+std::string withTabsExpanded(llvm::StringRef Line) {
+  std::string Out;
+  for (const char C : Line) {
+    if (C != '\t') {
+      Out += C;
+      continue;
+    }
+    do Out += ' ';
+    while (Out.size() % 8 != 0);
+  }
+  return Out;
+}
+
 // The rewriting of one host compiler's output.
 class Cleaner {
  public:
@@ -244,8 +287,10 @@ class Cleaner {
     Current = userLine(H.File, H.Line);
     CurrentColumn = H.Column;
     // A column past the end of the user's line is one in generated text:
-    // the statement's first column instead.
-    if (Current && H.Column > Current->size() + 1) {
+    // the statement's first column instead. (g++ counts a tab to the next
+    // tab stop, clang++ as one byte.)
+    const size_t Width = Current ? std::max(Current->size(), withTabsExpanded(*Current).size()) : 0;
+    if (Current && H.Column > Width + 1) {
       const size_t First = Current->find_first_not_of(" \t");
       CurrentColumn = First == std::string::npos ? 1 : unsigned(First + 1);
       const std::string Old = fmt::format(":{}:{}:", H.Line, H.Column);
@@ -253,7 +298,7 @@ class Cleaner {
         Text.replace(At, Old.size(), fmt::format(":{}:{}:", H.Line, CurrentColumn));
     }
     QuotesUser = true;
-    MarksUser = H.Column <= (Current ? Current->size() + 1 : H.Column);
+    MarksUser = H.Column <= (Current ? Width + 1 : H.Column);
     Out += Text + "\n";
   }
 
@@ -265,7 +310,7 @@ class Cleaner {
     static const llvm::Regex Source("^ *[0-9]+ \\| (.*)$"), Marks("^ *\\| ");
     llvm::SmallVector<llvm::StringRef, 2> Parts;
     if (Source.match(Plain, &Parts)) {
-      QuotesUser = Parts[1] == *Current;
+      QuotesUser = Parts[1] == *Current || Parts[1] == withTabsExpanded(*Current);
       if (!QuotesUser) {
         Out += fmt::format("{:>5} | {}\n", LineNumber, *Current);
         return false;
