@@ -365,7 +365,9 @@ class Outliner {
         // instantiation deduces, or void.
         if (!Spawns) ReturnType = "auto";
         else if (std::optional<std::string> Common = commonDeducedResult(Ctx, Host, *R.Lambda)) ReturnType = *Common;
-        else if (!returnsNoValue(*R.Lambda)) return refuse("its instantiations deduce different result types");
+        else if (!returnsNoValue(*R.Lambda))
+          return refuse("its instantiations deduce different result types (a result type written after its "
+                        "parameters, `-> T`, is one)");
       } else {
         if (!isNameableOutsideFunction(Result)) return refuse("its result type cannot be named outside its function");
         ReturnType = typeQualified(Ctx, Result);

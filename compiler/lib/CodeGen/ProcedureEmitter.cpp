@@ -211,9 +211,14 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
     Params = "[[maybe_unused]] " + declareThis(Ctx, FD) + (Params.empty() ? "" : ", ") + Params;
   const std::string Result = typeQualified(Ctx, FD->getReturnType());
   // A dependent result written after the parameters may name them
-  // (`-> decltype(n + 1)`): it stays there.
+  // (`-> decltype(n + 1)`): it stays there. So does an instantiated
+  // member's defined outside its class, where the class's scope starts only
+  // after the qualified name: its result, printed from the template's, may
+  // name a member (`enable_if_t<(sizeof(long) < K), R>`).
   const bool Trailing =
-      FD->getReturnType()->isDependentType() && FD->getType()->castAs<FunctionProtoType>()->hasTrailingReturn();
+      (FD->getReturnType()->isDependentType() && FD->getType()->castAs<FunctionProtoType>()->hasTrailingReturn()) ||
+      (isa<CXXMethodDecl>(FD) && Name.contains("::") && FD->getTemplateInstantiationPattern() &&
+       !FD->getReturnType()->isVoidType());
   return fmt::format("{}{} {}({}, {}{}{}){}{}", Prefix, Trailing ? "auto" : Result, Name, HiddenParameters,
                      FastCloneOrderParameter, Params.empty() ? "" : ", ", Params, exceptionSpecification(FD),
                      Trailing ? " -> " + Result : "");

@@ -287,10 +287,21 @@ inline std::uint64_t default_grain(std::uint64_t count, unsigned workers) noexce
   return grain < 1 ? 1 : grain > 2048 ? 2048 : grain;
 }
 
+// The step as the loop variable's type adds it: `i += 255` moves an
+// unsigned char down by one, `i += UINT_MAX` an int.
+template <class Index>
+std::int64_t step_in_type(std::int64_t step) noexcept {
+  if constexpr (std::is_integral_v<Index> && !std::is_same_v<Index, bool> && sizeof(Index) < sizeof(std::int64_t))
+    return static_cast<std::make_signed_t<Index>>(static_cast<std::make_unsigned_t<Index>>(step));
+  else
+    return step;
+}
+
 // parallel_for, for an index it can split.
 template <class Index, class Bound, class Body>
-void split_loop(const Index &first, const Bound &last, std::int64_t step, LoopTest test, std::uint64_t grain,
+void split_loop(const Index &first, const Bound &last, std::int64_t written_step, LoopTest test, std::uint64_t grain,
                 const char *where, Body &&body) {
+  const std::int64_t step = step_in_type<Index>(written_step);
   const std::uint64_t count = loop_detail::trip_count(first, last, step, test, where);
   if (count == 0) return;
   // A body that may throw: the first exception in serial order leaves the
