@@ -290,9 +290,17 @@ class Cleaner {
     // the statement's first column instead. (g++ counts a tab to the next
     // tab stop, clang++ as one byte.)
     const size_t Width = Current ? std::max(Current->size(), withTabsExpanded(*Current).size()) : 0;
+    Marks.clear();
     if (Current && H.Column > Width + 1) {
       const size_t First = Current->find_first_not_of(" \t");
       CurrentColumn = First == std::string::npos ? 1 : unsigned(First + 1);
+      // Better, the one place on the line of the name the diagnostic quotes
+      // (`unused variable 'u3'`), marked as the host compiler would.
+      if (std::optional<std::pair<size_t, size_t>> Named = quotedNameOnLine(H.Text, *Current)) {
+        CurrentColumn = unsigned(Named->first + 1);
+        if (Current->find('\t') == std::string::npos)
+          Marks = fmt::format("      | {}^{}", std::string(Named->first, ' '), std::string(Named->second - 1, '~'));
+      }
       const std::string Old = fmt::format(":{}:{}:", H.Line, H.Column);
       if (const size_t At = Text.find(Old); At != std::string::npos)
         Text.replace(At, Old.size(), fmt::format(":{}:{}:", H.Line, CurrentColumn));
@@ -307,7 +315,7 @@ class Cleaner {
   // only where they mark the user's text. False to leave the line out.
   bool snippet(llvm::StringRef Plain) {
     if (!Current) return true;
-    static const llvm::Regex Source("^ *[0-9]+ \\| (.*)$"), Marks("^ *\\| ");
+    static const llvm::Regex Source("^ *[0-9]+ \\| (.*)$"), MarksLine("^ *\\| ");
     llvm::SmallVector<llvm::StringRef, 2> Parts;
     if (Source.match(Plain, &Parts)) {
       QuotesUser = Parts[1] == *Current || Parts[1] == withTabsExpanded(*Current);
@@ -317,8 +325,33 @@ class Cleaner {
       }
       return true;
     }
-    if (Marks.match(Plain)) return QuotesUser && MarksUser;
+    if (MarksLine.match(Plain)) {
+      if (!Marks.empty()) {
+        Out += Marks + "\n";
+        Marks.clear();
+        return false;
+      }
+      return QuotesUser && MarksUser;
+    }
     return true;
+  }
+
+  // Where the first name the text quotes (`'u3'`, `‘u3’`) stands on Line,
+  // and its length, when it stands there once.
+  static std::optional<std::pair<size_t, size_t>> quotedNameOnLine(llvm::StringRef Text, llvm::StringRef Line) {
+    static const llvm::Regex Quoted("('|\u2018)([A-Za-z_][A-Za-z0-9_]*)('|\u2019)");
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    if (!Quoted.match(Text, &Parts)) return std::nullopt;
+    const llvm::StringRef Name = Parts[2];
+    auto IsWordChar = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+    std::optional<std::pair<size_t, size_t>> Found;
+    for (size_t At = Line.find(Name); At != llvm::StringRef::npos; At = Line.find(Name, At + 1)) {
+      const size_t End = At + Name.size();
+      if ((At > 0 && IsWordChar(Line[At - 1])) || (End < Line.size() && IsWordChar(Line[End]))) continue;
+      if (Found) return std::nullopt;  // (more than once: which one?)
+      Found = std::make_pair(At, Name.size());
+    }
+    return Found;
   }
 
   // Line N of File when File is a .cilkpp source that can be read.
@@ -345,6 +378,9 @@ class Cleaner {
   // snippet printed quotes it as it is, and whether the column is in it.
   const std::string *Current = nullptr;
   unsigned CurrentColumn = 0, LineNumber = 0;
+  // The marks under a name found on the user's line in place of the host's
+  // (quotedNameOnLine), or empty.
+  std::string Marks;
   bool QuotesUser = true, MarksUser = true;
   std::map<std::string, std::vector<std::string>> Files;
 };
