@@ -549,14 +549,37 @@ std::string defaultArgumentText(ASTContext &Ctx, const ParmVarDecl *P) {
   return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
 }
 
+// Whether the template's body names the instantiation's parameter P (an
+// instantiation's discarded `if constexpr` branches may have): true where
+// that cannot be told (a pack shifts the parameters).
+static bool patternMayUse(const FunctionDecl *FD, const ParmVarDecl *P) {
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  if (!Pattern || !Pattern->getBody() || Pattern->getNumParams() != FD->getNumParams() ||
+      llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *Q) { return Q->isParameterPack(); }))
+    return true;
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const ParmVarDecl *Param = nullptr;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found = Found || E->getDecl() == Param;
+      return !Found;
+    }
+  } U;
+  U.Param = Pattern->getParamDecl(P->getFunctionScopeIndex());
+  U.TraverseStmt(Pattern->getBody());
+  return U.Found;
+}
+
 std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults, bool ForFastClone,
                           ArrayRef<const ParmVarDecl *> MaybeUnused) {
   std::string Out;
   for (const ParmVarDecl *P : FD->parameters()) {
     if (!Out.empty()) Out += ", ";
-    // An instantiation's discarded `if constexpr` branches may have used it.
-    // (Or the parameter says so itself.)
-    if ((ForFastClone && (FD->isTemplateInstantiation() || P->hasAttr<UnusedAttr>() || P->getName().empty())) ||
+    // An instantiation's discarded `if constexpr` branches may have used it
+    // (one the template never names stays unused, as the serial program's
+    // warning says). (Or the parameter says so itself.)
+    if ((ForFastClone && ((FD->isTemplateInstantiation() && patternMayUse(FD, P)) || P->hasAttr<UnusedAttr>() ||
+                          P->getName().empty())) ||
         llvm::is_contained(MaybeUnused, P))
       Out += "[[maybe_unused]] ";
     // (`Ts... xs` prints its pattern: `Ts xs...` would be a C variadic.)
