@@ -288,10 +288,18 @@ std::optional<std::string> commonDeducedResult(ASTContext &Ctx, const FunctionDe
   // The lambda itself where its function is not a template, else its
   // counterpart in each instantiation of the function.
   std::vector<const LambdaExpr *> Lambdas;
-  if (!Host->isTemplated()) {
+  // (Inside a generic lambda of the function, that lambda's call operator
+  // is the template.)
+  const FunctionDecl *Template = Host;
+  for (const DeclContext *DC = Lambda.getLambdaClass()->getDeclContext(); DC && DC != Host; DC = DC->getParent())
+    if (const auto *F = dyn_cast<FunctionDecl>(DC); F && F->getDescribedFunctionTemplate()) {
+      Template = F;
+      break;
+    }
+  if (!Template->isTemplated()) {
     Lambdas.push_back(&Lambda);
   } else {
-    for (const FunctionDecl *Instance : instantiationsOf(Host)) {
+    for (const FunctionDecl *Instance : instantiationsOf(Template)) {
       LambdasAt Finder(Lambda.getBeginLoc());
       Finder.TraverseStmt(Instance->getBody());
       Lambdas.insert(Lambdas.end(), Finder.Found.begin(), Finder.Found.end());
