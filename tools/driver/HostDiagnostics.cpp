@@ -338,16 +338,39 @@ class Cleaner {
 
   // Where the first name the text quotes (`'u3'`, `‘u3’`) stands on Line,
   // and its length, when it stands there once.
+  // Only on a line of plain ASCII without tabs, where g++ and clang++ count
+  // columns alike; not a type's keyword (`'int'` of a comparison's types);
+  // not in a literal or a comment.
   static std::optional<std::pair<size_t, size_t>> quotedNameOnLine(llvm::StringRef Text, llvm::StringRef Line) {
     static const llvm::Regex Quoted("('|\u2018)([A-Za-z_][A-Za-z0-9_]*)('|\u2019)");
     llvm::SmallVector<llvm::StringRef, 4> Parts;
     if (!Quoted.match(Text, &Parts)) return std::nullopt;
+    if (llvm::any_of(Line, [](char C) { return C == '\t' || static_cast<unsigned char>(C) >= 0x80; })) return std::nullopt;
     const llvm::StringRef Name = Parts[2];
+    static const llvm::StringSet<> TypeKeywords = {"bool",     "char",   "char8_t", "char16_t", "char32_t", "wchar_t",
+                                                   "short",    "int",    "long",    "signed",   "unsigned", "float",
+                                                   "double",   "void",   "auto",    "const",    "volatile", "decltype"};
+    if (TypeKeywords.contains(Name)) return std::nullopt;
+    // The line's code: literals and a comment blanked out.
+    std::string Code = Line.str();
+    for (size_t I = 0; I < Code.size(); ++I) {
+      if (Code.compare(I, 2, "//") == 0 || Code.compare(I, 2, "/*") == 0) {
+        Code.resize(I);  // (the rest of the line, to be safe)
+        break;
+      }
+      if (Code[I] != '"' && Code[I] != '\'') continue;
+      const char Quote = Code[I];
+      for (++I; I < Code.size() && Code[I] != Quote; ++I) {
+        if (Code[I] == '\\' && I + 1 < Code.size()) Code[I++] = ' ';
+        Code[I] = ' ';
+      }
+    }
     auto IsWordChar = [](char C) { return std::isalnum(static_cast<unsigned char>(C)) || C == '_'; };
+    const llvm::StringRef Searched = Code;
     std::optional<std::pair<size_t, size_t>> Found;
-    for (size_t At = Line.find(Name); At != llvm::StringRef::npos; At = Line.find(Name, At + 1)) {
+    for (size_t At = Searched.find(Name); At != llvm::StringRef::npos; At = Searched.find(Name, At + 1)) {
       const size_t End = At + Name.size();
-      if ((At > 0 && IsWordChar(Line[At - 1])) || (End < Line.size() && IsWordChar(Line[End]))) continue;
+      if ((At > 0 && IsWordChar(Searched[At - 1])) || (End < Searched.size() && IsWordChar(Searched[End]))) continue;
       if (Found) return std::nullopt;  // (more than once: which one?)
       Found = std::make_pair(At, Name.size());
     }

@@ -549,25 +549,37 @@ std::string defaultArgumentText(ASTContext &Ctx, const ParmVarDecl *P) {
   return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
 }
 
-// Whether the template's body names the instantiation's parameter P (an
-// instantiation's discarded `if constexpr` branches may have): true where
-// that cannot be told (a pack shifts the parameters).
-static bool patternMayUse(const FunctionDecl *FD, const ParmVarDecl *P) {
+// How often P is named in S (or in the declaration D).
+static unsigned referencesTo(const ParmVarDecl *P, Stmt *S, Decl *D = nullptr) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const ParmVarDecl *Param = nullptr;
+    unsigned Count = 0;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Count += E->getDecl() == Param;
+      return true;
+    }
+  } U;
+  U.Param = P;
+  if (S) U.TraverseStmt(S);
+  if (D) U.TraverseDecl(D);
+  return U.Count;
+}
+
+// Whether the parameter P may be unused in a fast clone although the
+// program uses it: in an instantiation, the template names it (its
+// discarded `if constexpr` branches may have); anywhere, the declaration
+// names it outside the body (`noexcept(noexcept(f(n)))`, `-> decltype(n)`,
+// a later default argument, a requires-clause), which the clones do not
+// repeat. True where that cannot be told (a pack shifts the parameters).
+static bool mayBeUnusedInClone(const FunctionDecl *FD, const ParmVarDecl *P) {
+  auto *Declared = const_cast<FunctionDecl *>(FD);
+  if (referencesTo(P, nullptr, Declared) > referencesTo(P, Declared->getBody())) return true;
+  if (!FD->isTemplateInstantiation()) return false;
   const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
   if (!Pattern || !Pattern->getBody() || Pattern->getNumParams() != FD->getNumParams() ||
       llvm::any_of(Pattern->parameters(), [](const ParmVarDecl *Q) { return Q->isParameterPack(); }))
     return true;
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const ParmVarDecl *Param = nullptr;
-    bool Found = false;
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      Found = Found || E->getDecl() == Param;
-      return !Found;
-    }
-  } U;
-  U.Param = Pattern->getParamDecl(P->getFunctionScopeIndex());
-  U.TraverseStmt(Pattern->getBody());
-  return U.Found;
+  return referencesTo(Pattern->getParamDecl(P->getFunctionScopeIndex()), nullptr, const_cast<FunctionDecl *>(Pattern)) != 0;
 }
 
 std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults, bool ForFastClone,
@@ -575,11 +587,8 @@ std::string parameterList(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefa
   std::string Out;
   for (const ParmVarDecl *P : FD->parameters()) {
     if (!Out.empty()) Out += ", ";
-    // An instantiation's discarded `if constexpr` branches may have used it
-    // (one the template never names stays unused, as the serial program's
-    // warning says). (Or the parameter says so itself.)
-    if ((ForFastClone && ((FD->isTemplateInstantiation() && patternMayUse(FD, P)) || P->hasAttr<UnusedAttr>() ||
-                          P->getName().empty())) ||
+    // (Or the parameter says so itself.)
+    if ((ForFastClone && (mayBeUnusedInClone(FD, P) || P->hasAttr<UnusedAttr>() || P->getName().empty())) ||
         llvm::is_contained(MaybeUnused, P))
       Out += "[[maybe_unused]] ";
     // (`Ts... xs` prints its pattern: `Ts xs...` would be a C variadic.)

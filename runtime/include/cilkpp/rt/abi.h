@@ -95,7 +95,7 @@ template <class T>
 // Spawn counting for CILKPP_STATS, in code built with -fcilkpp-count-spawns:
 // each spawn calls count_spawn, and each such translation unit calls
 // count_spawns_in_stats once at start-up so the report shows the column.
-[[gnu::always_inline]] inline void count_spawn(Worker *w) noexcept { ++w->spawns; }
+inline void count_spawn(Worker *w) noexcept { ++w->spawns; }
 bool count_spawns_in_stats() noexcept;
 namespace detail {
 extern std::atomic<bool> spawns_counted;
@@ -106,7 +106,7 @@ inline bool spawns_counted() noexcept { return detail::spawns_counted.load(std::
 // Allocates and initialises a fast clone's frame of generated type F from w's
 // pool (a frame whose state must not move when it is stolen).
 template <class F>
-[[gnu::always_inline]] inline F *new_frame(Worker *w, Frame *parent, void *result_slot, const FrameInfo *info) noexcept {
+inline F *new_frame(Worker *w, Frame *parent, void *result_slot, const FrameInfo *info) noexcept {
   static_assert(std::is_base_of_v<Frame, F>);
   constexpr std::size_t cls = size_class_of(sizeof(F));
   F *f = ::new (w->pool().allocate(cls)) F;
@@ -135,7 +135,7 @@ inline T *address_of_xvalue(T &&object) noexcept {
 }
 
 template <class F>
-[[gnu::always_inline]] inline F *init_stack_frame(StackFrame<F> &storage, Frame *parent, void *result_slot, const FrameInfo *info) noexcept {
+inline F *init_stack_frame(StackFrame<F> &storage, Frame *parent, void *result_slot, const FrameInfo *info) noexcept {
   F *f = ::new (static_cast<void *>(storage.bytes)) F;
   f->info = info;
   f->parent = parent;
@@ -152,7 +152,7 @@ inline void destroy_field(T &field) noexcept {
 }
 
 template <class F>
-[[gnu::always_inline]] inline void free_frame(Worker *w, F *f) noexcept {
+inline void free_frame(Worker *w, F *f) noexcept {
   constexpr std::size_t cls = size_class_of(sizeof(F));
   f->~F();
   w->pool().release(f, cls);

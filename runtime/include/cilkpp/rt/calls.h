@@ -24,7 +24,7 @@
 namespace cilkpp::rt {
 
 // Before the call: the frame holds the continuation's state and entry.
-[[gnu::always_inline]] inline void begin_call(Frame *f) noexcept { f->visibility = Visibility::calling; }
+inline void begin_call(Frame *f) noexcept { f->visibility = Visibility::calling; }
 
 // The callee escaped: its frames, and so the caller's, belong to other
 // workers. Gives the caller's continuation count back.
@@ -32,7 +32,7 @@ namespace cilkpp::rt {
 
 // After the call. True: it returned its result here, go on. False: it
 // escaped; the caller returns at once, as after a stolen continuation.
-[[gnu::always_inline]] inline bool call_returned(Worker *w, Frame *f) noexcept {
+inline bool call_returned(Worker *w, Frame *f) noexcept {
   if (__builtin_expect(w->escaping, 0)) {
     call_escaped(w, f);
     return false;

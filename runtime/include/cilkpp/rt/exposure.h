@@ -41,13 +41,13 @@ void expose_chain(Worker *w, Frame *f) noexcept;
 // At a spawn to a fast clone, after the continuation's state is saved. Any
 // pending request leads to expose_oldest, which answers all of them (a mug
 // request is answered with the exposed frame: the deque is not empty).
-[[gnu::always_inline]] inline void poll_exposure(Worker *w, Frame *f) noexcept {
+inline void poll_exposure(Worker *w, Frame *f) noexcept {
   if (__builtin_expect(w->attention(), 0)) expose_oldest(w, f);
 }
 
 // After the child returned to a frame that was exposed meanwhile: takes it
 // off the deque. False: a thief took it first.
-[[gnu::always_inline]] inline bool reclaim(Worker *w, Frame *f) noexcept {
+inline bool reclaim(Worker *w, Frame *f) noexcept {
   if (!w->pop()) return false;
   f->visibility = Visibility::latent;
   return true;
@@ -56,7 +56,7 @@ void expose_chain(Worker *w, Frame *f) noexcept;
 // The spawned call returned to f, a frame on this worker's C stack: true
 // while f's continuation is still ours. A stolen stack frame's storage stays
 // readable (its copy on the heap runs elsewhere) and is never latent again.
-[[gnu::always_inline]] inline bool still_ours(Worker *w, Frame *f) noexcept {
+inline bool still_ours(Worker *w, Frame *f) noexcept {
   return __builtin_expect(f->visibility == Visibility::latent, 1) || reclaim(w, f);
 }
 
@@ -64,7 +64,7 @@ void expose_chain(Worker *w, Frame *f) noexcept;
 // escaping must not look at it: the last of its children that this worker
 // handed back (or a mugged one) may have let it complete elsewhere and its
 // memory hold a new, latent frame, which would run f's continuation twice.
-[[gnu::always_inline]] inline bool pooled_still_ours(Worker *w, Frame *f) noexcept {
+inline bool pooled_still_ours(Worker *w, Frame *f) noexcept {
   if (__builtin_expect(w->escaping, 0)) return false;
   return still_ours(w, f);
 }

@@ -16,7 +16,7 @@
 namespace cilkpp::rt {
 
 // True when the worker has a request to answer at this poll point.
-[[gnu::always_inline]] inline bool poll_requested(Worker *w) noexcept { return __builtin_expect(w->attention(), 0); }
+inline bool poll_requested(Worker *w) noexcept { return __builtin_expect(w->attention(), 0); }
 
 // Answers the pending requests at a poll point of frame f, whose state is
 // saved and whose entry names the poll point. True: f was mugged, it belongs

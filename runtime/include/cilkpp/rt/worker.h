@@ -63,7 +63,7 @@ class alignas(64) Worker {
     kMug = 2,     // a faster thief wants the running frame (mug_request names it)
     kTick = 4,    // time to update the speed estimate (speed.h)
   };
-  [[gnu::always_inline]] bool attention() const noexcept { return attention_.load(std::memory_order_relaxed) != 0; }
+  bool attention() const noexcept { return attention_.load(std::memory_order_relaxed) != 0; }
   bool requested(Request r) const noexcept { return attention_.load(std::memory_order_relaxed) & r; }
   // Owner side: takes every pending request at once.
   std::uint8_t take_requests() noexcept {
