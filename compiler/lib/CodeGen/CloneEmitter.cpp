@@ -1637,23 +1637,20 @@ static bool namesItsFunction(const Stmt *S) {
 static std::optional<std::string> withObjectAsThisParameter(const SourceManager &SM, const Stmt *S, StringRef Text) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const CXXThisExpr *> Found;
-    unsigned LambdaDepth = 0;
     bool InLambda = false;
+    // (A lambda that names `this` captures it.)
     bool TraverseLambdaExpr(LambdaExpr *L) {
-      ++LambdaDepth;
-      const bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
-      --LambdaDepth;
-      return Result;
+      InLambda |= llvm::any_of(L->captures(), [](const LambdaCapture &C) { return C.capturesThis(); });
+      return true;
     }
     bool VisitCXXThisExpr(CXXThisExpr *E) {
-      InLambda |= LambdaDepth != 0;
       Found.push_back(E);
       return true;
     }
   } F;
   F.TraverseStmt(const_cast<Stmt *>(S));
-  if (F.Found.empty()) return Text.str();
   if (F.InLambda) return std::nullopt;
+  if (F.Found.empty()) return Text.str();
   const unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
   std::string Out = Text.str();
   // Last first, so that earlier offsets hold.
