@@ -498,13 +498,15 @@ class Outliner {
       // prototype goes before the #line that places the body.
       const FunctionTemplateDecl *HostTemplate = Host->getDescribedFunctionTemplate();
       const bool Redeclared = HostTemplate ? HostTemplate->getPreviousDecl() != nullptr : Host->getPreviousDecl() != nullptr;
-      if (!Redeclared && !Host->getDeclaredReturnType()->getContainedDeducedType())
-        Definition = fmt::format("\n{}{}{}{} {}({}){};{}", HostTemplate ? hostTemplateHead(HostTemplate) : "",
+      if (!Redeclared && !Host->getDeclaredReturnType()->getContainedDeducedType()) {
+        const bool Trailing = declaratorWrapsName(Ctx, Host->getReturnType());
+        Definition = fmt::format("\n{}{}{}{} {}({}){}{};{}", HostTemplate ? hostTemplateHead(HostTemplate) : "",
                                  storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
-                                 typeQualified(Ctx, Host->getReturnType()), redeclarationName(Host),
+                                 Trailing ? "auto" : typeQualified(Ctx, Host->getReturnType()), redeclarationName(Host),
                                  parameterList(Ctx, Host, /*WithDefaults=*/false),
                                  Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "",
-                                 Definition);
+                                 Trailing ? " -> " + typeQualified(Ctx, Host->getReturnType()) : "", Definition);
+      }
       Definition += fmt::format("{}static {}{}\n", Template->Head, Signature, PlacedBody);
       if (Closure) Definition += *Closure + "\n";
     }

@@ -1159,10 +1159,12 @@ class CloneBuilder {
             : fmt::format("catch (...) {{ if (!::cilkpp::rt::spawn_threw(__w, __frame, __child)) return; goto {}; }} ",
                           throwLabel(Entry));
     if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
-    const std::string R = typeQualified(Ctx, Site.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType());
-    return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {0}({1}); __result.ready(); }} "
-                       "{2}auto &__r = __result.get(); ",
-                       R, Call, Handler);
+    const QualType Result = Site.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType();
+    const std::string R = typeQualified(Ctx, Result);
+    // (A new-type-id cannot be `int (*)(int)`.)
+    return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {1}({2}); __result.ready(); }} "
+                       "{3}auto &__r = __result.get(); ",
+                       R, declaratorWrapsName(Ctx, Result) ? "::cilkpp::rt::id<" + R + ">" : R, Call, Handler);
   }
 
   // A class-type result is moved, not copied, into its target.
@@ -1453,7 +1455,7 @@ class CloneBuilder {
       const std::string Free = Cleanups + " ::cilkpp::rt::free_frame(__w, __frame);";
       if (ValueDelivered) {
         // The value may read the frame, so it is computed before the free.
-        Final.ReplaceText(KeywordRange, fmt::format("{{ {} __ret = {}{}", returnType(), InitOpen, Open));
+        Final.ReplaceText(KeywordRange, fmt::format("{{ {} = {}{}", declareQualified(Ctx, FD->getReturnType(), "__ret"), InitOpen, Open));
         Final.ReplaceText(SemiRange, fmt::format("{}{};{} return __ret; }}", Close, InitClose, Free));
       } else if (Value && isVoid()) {
         Final.ReplaceText(KeywordRange, "{ ");
@@ -1467,7 +1469,7 @@ class CloneBuilder {
     const int Entry = Frame.ReturnEntry[Index];
     std::string Prefix = "{ " + (Entry ? resumeSync(Entry) : std::string());
     if (ValueDelivered && (!Cleanups.empty() || Braced)) {
-      Final.ReplaceText(KeywordRange, fmt::format("{}{} __ret = {}{}", Prefix, returnType(), InitOpen, Open));
+      Final.ReplaceText(KeywordRange, fmt::format("{}{} = {}{}", Prefix, declareQualified(Ctx, FD->getReturnType(), "__ret"), InitOpen, Open));
       Final.ReplaceText(SemiRange, fmt::format("{}{};{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, {}); return; }}",
                                                Close, InitClose, Cleanups, returnType(),
                                                movedIfClass(FD->getReturnType(), "__ret")));

@@ -512,20 +512,34 @@ static std::optional<std::string> hiddenTypeSpelled(ASTContext &Ctx, QualType T)
                      Found->second, Declarator);
 }
 
-std::string typeQualified(ASTContext &Ctx, QualType T) {
-  if (std::optional<std::string> Closure = namedClosure(Ctx, T, "")) return *Closure;
-  if (std::optional<std::string> Hidden = hiddenTypeSpelled(Ctx, T)) return *Hidden;
-  return print(Ctx, fullyQualified(Ctx, T), "");
+// A pointer to a data member whose type is a class or a name: the printer
+// would write `::S::B ::S::*`, which parses as one qualified name.
+static std::optional<std::string> memberPointerSpelled(ASTContext &Ctx, QualType T, StringRef Name) {
+  const auto *MP = dyn_cast<MemberPointerType>(T.getTypePtr());
+  if (!MP || MP->isMemberFunctionPointer()) return std::nullopt;
+  const std::string Pointee = typeQualified(Ctx, MP->getPointeeType());
+  if (Pointee.empty() || !(isAsciiIdentifierContinue(Pointee.back()) || Pointee.back() == '>')) return std::nullopt;
+  return fmt::format("{}{}::cilkpp::rt::member_pointer<{}, {}>{}{}", T.isConstQualified() ? "const " : "",
+                     T.isVolatileQualified() ? "volatile " : "", Pointee,
+                     typeQualified(Ctx, QualType(MP->getClass(), 0)), Name.empty() ? "" : " ", Name);
 }
+
+std::string typeQualified(ASTContext &Ctx, QualType T) { return declareQualified(Ctx, T, ""); }
 
 std::string declareQualified(ASTContext &Ctx, QualType T, StringRef Name) {
   if (std::optional<std::string> Closure = namedClosure(Ctx, T, Name)) return *Closure;
   if (std::optional<std::string> Hidden = hiddenTypeSpelled(Ctx, T))
     return Name.empty() ? *Hidden : fmt::format("{} {}", *Hidden, Name);
-  return print(Ctx, fullyQualified(Ctx, T), Name);
+  const QualType Qualified = fullyQualified(Ctx, T);
+  if (std::optional<std::string> Spelled = memberPointerSpelled(Ctx, Qualified, Name)) return *Spelled;
+  return print(Ctx, Qualified, Name);
 }
 
 std::string declareAsWritten(ASTContext &Ctx, QualType T, StringRef Name) { return print(Ctx, T, Name); }
+
+bool declaratorWrapsName(ASTContext &Ctx, QualType T) {
+  return declareQualified(Ctx, T, "__name") != typeQualified(Ctx, T) + " __name";
+}
 
 bool passesByRvalueReference(ASTContext &Ctx, const ParmVarDecl *P) {
   const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());

@@ -104,6 +104,10 @@ std::string declareThis(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 // `T Name` with T as the user wrote it, valid where the variable was declared.
 std::string declareAsWritten(clang::ASTContext &Ctx, clang::QualType T, llvm::StringRef Name);
 std::string typeQualified(clang::ASTContext &Ctx, clang::QualType T);
+// Whether a declaration of T wraps the declared name (`int (*f)(int)`,
+// `int (*a)[4]`, `int (S::*m)() const`): a function returning T is then
+// declared with a trailing result type.
+bool declaratorWrapsName(clang::ASTContext &Ctx, clang::QualType T);
 
 // The default argument as written.
 std::string defaultArgumentText(clang::ASTContext &Ctx, const clang::ParmVarDecl *P);

@@ -201,6 +201,20 @@ static std::string exceptionSpecification(const FunctionDecl *FD) {
   return declaredNothrow(FD) ? " noexcept" : "";
 }
 
+// A member's result `decltype(n + base)`, printed as `decltype(n +
+// this->base)`, as its fast clone (a static member taking the object as
+// __this) declares it: `this` may not appear there.
+static std::string withThisParameter(StringRef Type) {
+  std::string Out;
+  for (size_t I = 0; I < Type.size();) {
+    const bool Keyword = Type.substr(I).starts_with("this") && (I == 0 || !isAsciiIdentifierContinue(Type[I - 1])) &&
+                         (I + 4 == Type.size() || !isAsciiIdentifierContinue(Type[I + 4]));
+    Out += Keyword ? "__this" : Type.substr(I, 1);
+    I += Keyword ? 4 : 1;
+  }
+  return Out;
+}
+
 // The fast clone's declarator. It throws what the procedure throws, so it is
 // noexcept exactly when the procedure is declared so: every file that
 // declares the procedure agrees on that. A member's takes `this` as __this.
@@ -209,13 +223,22 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
   std::string Params = parameterList(Ctx, FD, WithDefaults, /*ForFastClone=*/true, MaybeUnused);
   if (thisClass(FD))
     Params = "[[maybe_unused]] " + declareThis(Ctx, FD) + (Params.empty() ? "" : ", ") + Params;
-  const std::string Result = typeQualified(Ctx, FD->getReturnType());
+  // (A scalar result's cv-qualifiers mean nothing, and the host compiler
+  // warns about them at the user's declaration. A template's clones keep
+  // them: they are part of the type its specializations must match.)
+  const QualType Declared = FD->getReturnType();
+  const bool Plain = FD->getTemplatedKind() == FunctionDecl::TK_NonTemplate &&
+                     !FD->getDeclContext()->isDependentContext() && enclosingSpecializations(FD).empty();
+  std::string Result = typeQualified(Ctx, Plain && !Declared->isRecordType() ? Declared.getUnqualifiedType() : Declared);
+  if (thisClass(FD)) Result = withThisParameter(Result);
   // A dependent result written after the parameters may name them
   // (`-> decltype(n + 1)`): it stays there. So does an instantiated
   // member's defined outside its class, where the class's scope starts only
   // after the qualified name: its result, printed from the template's, may
-  // name a member (`enable_if_t<(sizeof(long) < K), R>`).
+  // name a member (`enable_if_t<(sizeof(long) < K), R>`). A result whose
+  // declarator wraps the name (a function pointer) is clearer there too.
   const bool Trailing =
+      declaratorWrapsName(Ctx, FD->getReturnType()) ||
       (FD->getReturnType()->isDependentType() && FD->getType()->castAs<FunctionProtoType>()->hasTrailingReturn()) ||
       (isa<CXXMethodDecl>(FD) && Name.contains("::") && FD->getTemplateInstantiationPattern() &&
        !FD->getReturnType()->isVoidType());

@@ -137,7 +137,12 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   analyseExceptions(Sema.CilkFunctions, Frames);
   bool Ok = true;
 
-  for (SourceLocation Loc : Sema.RemovedKeywords) Main.RemoveText(CharSourceRange::getTokenRange(Loc, Loc));
+  // Blanked, as in the serial elision: the host compiler's columns on the
+  // declaration's line stay the user's.
+  for (SourceLocation Loc : Sema.RemovedKeywords) {
+    const CharSourceRange Keyword = CharSourceRange::getTokenRange(Loc, Loc);
+    Main.ReplaceText(Keyword, std::string(Main.getRangeSize(Keyword), ' '));
+  }
   const VirtualSpawns Virtuals(Ctx, Sema.CilkFunctions);
   Virtuals.declareCompanions(Main);
   Settings.Virtuals = &Virtuals;

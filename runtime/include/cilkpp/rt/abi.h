@@ -22,6 +22,11 @@ namespace cilkpp::rt {
 template <class T>
 using id = T;
 
+// `C::B C::*`, which a fully qualified spelling cannot give: in
+// `::C::B ::C::*` the two qualifiers run together.
+template <class T, class C>
+using member_pointer = T C::*;
+
 template <class T>
 struct nondeduced {
   using type = T;
@@ -229,7 +234,7 @@ inline void complete_frame(Worker *w, Frame *f) noexcept {
 
 template <class R>
 inline void complete_frame(Worker *w, Frame *f, typename nondeduced<R>::type value) noexcept {
-  if (void *slot = f->result_slot) *static_cast<R *>(slot) = std::move(value);
+  if (void *slot = f->result_slot) *static_cast<std::remove_cv_t<R> *>(slot) = std::move(value);
   complete_frame(w, f);
 }
 
@@ -301,7 +306,7 @@ inline R run_root(Fast &&fast) {
     fast(w, &root, nullptr);
     if (__builtin_expect(w->escaping, 0)) scope.wait(root);
   } else {
-    ResultStorage<R> result;
+    ResultStorage<std::remove_cv_t<R>> result;
     R value = fast(w, &root, result.slot());
     if (__builtin_expect(!w->escaping, 1)) return value;
     scope.wait(root);
