@@ -8,10 +8,11 @@
 #include "stats.h"
 
 namespace cilkpp::rt {
-namespace {
 // resume == nullptr marks the frame as a root: complete_frame does not make
 // it ready, the waiting caller notices its count reach 0 instead.
-const FrameInfo root_info{"<root>", nullptr, sizeof(RootFrame), nullptr};
+const FrameInfo root_frame_info{"<root>", nullptr, sizeof(RootFrame), nullptr};
+
+namespace {
 
 // A root call's caller gives up its count and works until the callee has
 // handed back the other one.
@@ -38,32 +39,7 @@ Worker &private_worker(Runtime &runtime) {
 }
 }  // namespace
 
-RootFrame::RootFrame() noexcept {
-  info = &root_info;
-  parent = nullptr;
-  result_slot = nullptr;
-  // The waiting caller plus the root procedure's frame.
-  join.store(2, std::memory_order_relaxed);
-  entry = 0;
-  next_ready = nullptr;
-  pending = nullptr;
-  visibility = Visibility::eager;
-}
-
-RootScope::RootScope() noexcept {
-  if (Worker *w = Worker::current()) {
-    // A root call from code a worker runs: nest on that worker. Waiting for
-    // it (if it escapes) runs other frames on top of the current C stack.
-    worker_ = w;
-    binding_ = Binding::nested;
-    // run_root reads escaping to learn whether *this* call's root procedure
-    // escaped, so a stale true from an unwind in progress must not leak in
-    // (it would wait forever for a count nobody hands back) and the call
-    // must not clear it for the unwind either.
-    saved_escaping_ = w->escaping;
-    w->escaping = false;
-    return;
-  }
+void RootScope::bind_thread() noexcept {
   saved_escaping_ = false;
   Runtime &runtime = Runtime::instance();
   guard_this_thread();
@@ -81,9 +57,7 @@ RootScope::RootScope() noexcept {
   start_running(*worker_, /*root_call=*/true);
 }
 
-RootScope::~RootScope() {
-  worker_->escaping = saved_escaping_;
-  if (binding_ == Binding::nested) return;
+void RootScope::unbind_thread() noexcept {
   if (binding_ == Binding::private_worker) {
     Worker::bind(nullptr);
     return;

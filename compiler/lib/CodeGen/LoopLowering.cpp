@@ -42,6 +42,33 @@ std::string stepText(const ParallelLoop &Loop, const RenderFn &Render) {
   return Loop.StepNegated ? fmt::format("-{}", Step) : Step;
 }
 
+// The loop's comparison of its first value with the bound, as written,
+// for the host compiler to check (-Wsign-compare, -Wtype-limits) as it
+// checks the serial loop's: the runtime compares them inside a system
+// header, where it warns about nothing. In a lambda that is never called
+// (clang warns about no comparison under `if (false)`), so the bound is
+// evaluated once. Empty for an iterator loop (an overloaded operator, about
+// which nothing warns).
+std::string comparisonToCheck(ASTContext &Ctx, const ParallelLoop &Loop, const RenderFn &Render) {
+  const auto *Compare = dyn_cast<BinaryOperator>(Loop.Loop->getCond()->IgnoreParens());
+  if (!Compare || !Compare->isComparisonOp()) return "";
+  // Only where the compiler may have something to say: integers of
+  // different signedness (`i < v.size()`), or an unsigned variable against
+  // a constant (`j >= 0`).
+  const QualType Left = Compare->getLHS()->IgnoreParenImpCasts()->getType();
+  const QualType Right = Compare->getRHS()->IgnoreParenImpCasts()->getType();
+  const bool MixedSigns = Left->isIntegerType() && Right->isIntegerType() &&
+                          Left->isUnsignedIntegerType() != Right->isUnsignedIntegerType();
+  const bool Constant = Compare->getLHS()->isIntegerConstantExpr(Ctx) || Compare->getRHS()->isIntegerConstantExpr(Ctx);
+  if (!MixedSigns && !(Constant && Loop.Var->getType()->isUnsignedIntegerType())) return "";
+  auto Side = [&](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == Loop.Var ? std::string("__cilkpp_first") : Render(E->getSourceRange());
+  };
+  return fmt::format("(void)[&] {{ (void)({} {} {}); }}; ", Side(Compare->getLHS()), Compare->getOpcodeStr(),
+                     Side(Compare->getRHS()));
+}
+
 }  // namespace
 
 CharSourceRange loopHeaderRange(const SourceManager &SM, const ParallelLoop &Loop) {
@@ -73,9 +100,10 @@ std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loo
   const std::string VarType =
       Deduced ? std::string("decltype(__cilkpp_first) ") : std::string(StringRef(Type).rtrim()) + " ";
   std::string Text = fmt::format(
-      "{{ {}__cilkpp_first = {}; ::cilkpp::rt::parallel_for(__cilkpp_first, {}, {}, ::cilkpp::rt::LoopTest::{}, "
+      "{{ {}__cilkpp_first = {}; {}::cilkpp::rt::parallel_for(__cilkpp_first, {}, {}, ::cilkpp::rt::LoopTest::{}, "
       "{}u, {}, [&]({}{}{}){}{}",
-      Type, Render(Loop.Var->getInit()->getSourceRange()), Render(Loop.Bound->getSourceRange()),
+      Type, Render(Loop.Var->getInit()->getSourceRange()), comparisonToCheck(Ctx, Loop, Render),
+      Render(Loop.Bound->getSourceRange()),
       stepText(Loop, Render), testName(Loop.Test), Loop.Grain, cStringLiteral(fmt::format("{}:{}", FileName, Line)),
       // (A loop's variable need not appear in its body: the serial loop uses
       // it in its header.)

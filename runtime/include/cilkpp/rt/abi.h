@@ -280,8 +280,26 @@ constexpr std::remove_reference_t<T> *object_address(T &&object) noexcept {
 // stolen continuation.
 class RootScope {
  public:
-  RootScope() noexcept;
-  ~RootScope();
+  RootScope() noexcept {
+    if (Worker *w = Worker::current()) {
+      // A root call from code a worker runs: nest on that worker. Waiting for
+      // it (if it escapes) runs other frames on top of the current C stack.
+      worker_ = w;
+      binding_ = Binding::nested;
+      // run_root reads escaping to learn whether *this* call's root procedure
+      // escaped, so a stale true from an unwind in progress must not leak in
+      // (it would wait forever for a count nobody hands back) and the call
+      // must not clear it for the unwind either.
+      saved_escaping_ = w->escaping;
+      w->escaping = false;
+    } else {
+      bind_thread();
+    }
+  }
+  ~RootScope() {
+    worker_->escaping = saved_escaping_;
+    if (binding_ != Binding::nested) unbind_thread();
+  }
   RootScope(const RootScope &) = delete;
   RootScope &operator=(const RootScope &) = delete;
 
@@ -291,6 +309,10 @@ class RootScope {
   void wait(RootFrame &root);
 
  private:
+  // A thread that is not a worker: becomes worker 0 or a private worker.
+  void bind_thread() noexcept;
+  void unbind_thread() noexcept;
+
   enum class Binding : std::uint8_t { nested, worker0, private_worker };
   Worker *worker_;
   Binding binding_;

@@ -117,8 +117,21 @@ void follow_promoted_parent(Frame *f) noexcept;
 
 // What a root call (a cilk procedure called from ordinary code) waits on.
 // join starts at 2: the waiting caller plus the root procedure's frame.
+// (Inline: a cilk_for body's call of a cilk procedure makes one per
+// iteration.)
+extern const FrameInfo root_frame_info;
 struct RootFrame : Frame {
-  RootFrame() noexcept;
+  RootFrame() noexcept {
+    info = &root_frame_info;
+    parent = nullptr;
+    result_slot = nullptr;
+    // The waiting caller plus the root procedure's frame.
+    join.store(2, std::memory_order_relaxed);
+    entry = 0;
+    next_ready = nullptr;
+    pending = nullptr;
+    visibility = Visibility::eager;
+  }
 };
 
 }  // namespace cilkpp::rt
