@@ -7,6 +7,7 @@ packages=(
   llvm-19-dev libclang-19-dev clang-19 llvm-19-tools libclang-rt-19-dev
   libfmt-dev libgtest-dev googletest libbenchmark-dev
   gnuplot-nox
+  gdb
 )
 
 missing=()

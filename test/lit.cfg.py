@@ -2,6 +2,7 @@
 # The build tree's lit.site.cfg.py sets the paths and then loads this file.
 import os
 import shutil
+import subprocess
 import sys
 
 import lit.formats
@@ -41,6 +42,16 @@ config.substitutions.append(("%{cilkpp_build}", config.cilkpp_obj_root))
 config.substitutions.append(("%{cmake}", config.cmake_command))
 if shutil.which("ninja"):
     config.available_features.add("ninja")
+# The debugger tests, where gdb may run programs (ptrace may be denied in
+# containers).
+if shutil.which("gdb"):
+    try:
+        probe = subprocess.run(["gdb", "-batch", "-ex", "run", "/bin/true"], capture_output=True, text=True,
+                               timeout=60)
+        if "exited normally" in probe.stdout + probe.stderr:
+            config.available_features.add("gdb")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 
 # lit starts tests from a nearly empty environment. Pass on what picks the
 # host compiler (CXX, e.g. "ccache g++") and what ccache needs to work.

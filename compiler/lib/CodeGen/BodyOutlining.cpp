@@ -354,6 +354,7 @@ class Outliner {
     std::vector<Parameter> Params;
     bool CapturesThis = false;
     std::string ReturnType = "void", Qualifiers;
+    bool TrailingResult = false;  // a result whose declarator wraps the name, `int (*)(int)`
     if (R.Lambda) {
       if (!lambdaParameters(*R.Lambda, Uses, Params, CapturesThis)) return false;
       const CXXMethodDecl *Op = R.Lambda->getCallOperator();
@@ -371,6 +372,7 @@ class Outliner {
       } else {
         if (!isNameableOutsideFunction(Result)) return refuse("its result type cannot be named outside its function");
         ReturnType = typeQualified(Ctx, Result);
+        TrailingResult = declaratorWrapsName(Ctx, Result);
       }
       if (Op->getType()->castAs<FunctionProtoType>()->isNothrow()) Qualifiers = " noexcept";
     } else if (R.Loop) {
@@ -422,7 +424,9 @@ class Outliner {
     }
     const std::string ParamList = fmt::format("{}", fmt::join(Declarations, ", "));
     const std::string Args = fmt::format("{}", fmt::join(Arguments, ", "));
-    const std::string Signature = fmt::format("{} {}({}){}", ReturnType, Name, ParamList, Qualifiers);
+    const std::string Signature = TrailingResult
+                                      ? fmt::format("auto {}({}){} -> {}", Name, ParamList, Qualifiers, ReturnType)
+                                      : fmt::format("{} {}({}){}", ReturnType, Name, ParamList, Qualifiers);
     const std::string ClosureName = AsClosure ? uniqueName(R, NamedClosurePrefix) : "";
     if (AsClosure && !closureAllowed(*R.Lambda)) return false;
     const std::string ThisMember =

@@ -1,6 +1,8 @@
 #include "CodeGen/CloneEmitter.h"
+
 #include "Analysis/FrameLayout.h"
 
+#include "CodeGen/DebuggerNames.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/PackExpansions.h"
 #include "CodeGen/PredefinedNames.h"
@@ -1455,7 +1457,7 @@ class CloneBuilder {
       const std::string Free = Cleanups + " ::cilkpp::rt::free_frame(__w, __frame);";
       if (ValueDelivered) {
         // The value may read the frame, so it is computed before the free.
-        Final.ReplaceText(KeywordRange, fmt::format("{{ {} = {}{}", declareQualified(Ctx, FD->getReturnType(), "__ret"), InitOpen, Open));
+        Final.ReplaceText(KeywordRange, fmt::format("{{ {} = {}{}", declareQualified(Ctx, FD->getReturnType().getUnqualifiedType(), "__ret"), InitOpen, Open));
         Final.ReplaceText(SemiRange, fmt::format("{}{};{} return __ret; }}", Close, InitClose, Free));
       } else if (Value && isVoid()) {
         Final.ReplaceText(KeywordRange, "{ ");
@@ -1469,7 +1471,7 @@ class CloneBuilder {
     const int Entry = Frame.ReturnEntry[Index];
     std::string Prefix = "{ " + (Entry ? resumeSync(Entry) : std::string());
     if (ValueDelivered && (!Cleanups.empty() || Braced)) {
-      Final.ReplaceText(KeywordRange, fmt::format("{}{} = {}{}", Prefix, declareQualified(Ctx, FD->getReturnType(), "__ret"), InitOpen, Open));
+      Final.ReplaceText(KeywordRange, fmt::format("{}{} = {}{}", Prefix, declareQualified(Ctx, FD->getReturnType().getUnqualifiedType(), "__ret"), InitOpen, Open));
       Final.ReplaceText(SemiRange, fmt::format("{}{};{} ::cilkpp::rt::complete_frame<{}>(__w, __frame, {}); return; }}",
                                                Close, InitClose, Cleanups, returnType(),
                                                movedIfClass(FD->getReturnType(), "__ret")));
@@ -1484,7 +1486,8 @@ class CloneBuilder {
       const QualType Result = FD->getReturnType(), From = Value->IgnoreImpCasts()->getType();
       const bool Arithmetic = Result->isArithmeticType() && !Result->isEnumeralType() && From->isArithmeticType() &&
                               !From->isEnumeralType() && !Ctx.hasSameUnqualifiedType(Result, From);
-      const std::string Converted = Arithmetic ? "static_cast<" + returnType() + ">" : "";
+      const std::string Converted =
+          Arithmetic ? "static_cast<" + typeQualified(Ctx, Result.getUnqualifiedType()) + ">" : "";
       Final.ReplaceText(KeywordRange,
                         fmt::format("{}::cilkpp::rt::complete_frame<{}>(__w, __frame, {}({}", Prefix, returnType(), Converted, Open));
       Final.ReplaceText(SemiRange, Close + ")); return; }");
@@ -1501,6 +1504,7 @@ class CloneBuilder {
     if (Kind == CloneKind::Resume) {
       std::string Out = fmt::format(" auto *const __frame = static_cast<{} *>(__base);", Names.Frame);
       if (thisClass(FD)) Out += " [[maybe_unused]] auto *const __this = __frame->__this;";
+      Out += debuggerNames(Ctx, Frame, /*ResumeClone=*/true);
       if (Tries.holdPoints()) Out += " bool __cilkpp_resuming = false;";
       if (Frame.MayThrow) Out += " try {";
       Out += " switch (__frame->entry) {";
@@ -1539,6 +1543,7 @@ class CloneBuilder {
       Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({})){};", fieldOf(P), T,
                          typeQualified(Ctx, P->getType()), parameterName(P), markLive(P));
     }
+    Out += debuggerNames(Ctx, Frame, /*ResumeClone=*/false);
     return (Frame.MayThrow ? Out + " try {" : Out) + EntryPoll;
   }
 

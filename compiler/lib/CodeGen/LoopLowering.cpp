@@ -42,31 +42,26 @@ std::string stepText(const ParallelLoop &Loop, const RenderFn &Render) {
   return Loop.StepNegated ? fmt::format("-{}", Step) : Step;
 }
 
-// The loop's comparison of its first value with the bound, as written,
-// for the host compiler to check (-Wsign-compare, -Wtype-limits) as it
-// checks the serial loop's: the runtime compares them inside a system
-// header, where it warns about nothing. In a lambda that is never called
-// (clang warns about no comparison under `if (false)`), so the bound is
-// evaluated once. Empty for an iterator loop (an overloaded operator, about
-// which nothing warns).
-std::string comparisonToCheck(ASTContext &Ctx, const ParallelLoop &Loop, const RenderFn &Render) {
-  const auto *Compare = dyn_cast<BinaryOperator>(Loop.Loop->getCond()->IgnoreParens());
-  if (!Compare || !Compare->isComparisonOp()) return "";
-  // Only where the compiler may have something to say: integers of
-  // different signedness (`i < v.size()`), or an unsigned variable against
-  // a constant (`j >= 0`).
-  const QualType Left = Compare->getLHS()->IgnoreParenImpCasts()->getType();
-  const QualType Right = Compare->getRHS()->IgnoreParenImpCasts()->getType();
-  const bool MixedSigns = Left->isIntegerType() && Right->isIntegerType() &&
-                          Left->isUnsignedIntegerType() != Right->isUnsignedIntegerType();
-  const bool Constant = Compare->getLHS()->isIntegerConstantExpr(Ctx) || Compare->getRHS()->isIntegerConstantExpr(Ctx);
-  if (!MixedSigns && !(Constant && Loop.Var->getType()->isUnsignedIntegerType())) return "";
-  auto Side = [&](const Expr *E) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return Ref && Ref->getDecl() == Loop.Var ? std::string("__cilkpp_first") : Render(E->getSourceRange());
-  };
-  return fmt::format("(void)[&] {{ (void)({} {} {}); }}; ", Side(Compare->getLHS()), Compare->getOpcodeStr(),
-                     Side(Compare->getRHS()));
+// The loop's header as the user wrote it, in a plain `for` that never runs
+// (`if (::cilkpp::rt::never())`: a condition the compiler cannot see
+// through, as clang++ warns about nothing in code it knows is dead), with
+// an empty body, placed on the header's own line and columns. The host
+// compiler checks it as it checks the serial loop's (-Wsign-compare,
+// -Wtype-limits, conversions), at the same places; the same warnings on
+// the lowered loop's text come later and the driver drops them as repeats.
+std::string headerToCheck(const SourceManager &SM, const ParallelLoop &Loop, const RenderFn &Render, unsigned Line,
+                          StringRef FileName) {
+  const unsigned KeywordColumn = SM.getPresumedColumnNumber(Loop.KeywordLoc);
+  const SourceLocation Open = SM.getExpansionLoc(Loop.Loop->getLParenLoc());
+  // `for` padded so that the parenthesis stays where it was.
+  const unsigned Gap = SM.getPresumedLineNumber(Open) == Line && SM.getPresumedColumnNumber(Open) > KeywordColumn + 3
+                           ? SM.getPresumedColumnNumber(Open) - KeywordColumn - 3
+                           : 1;
+  const std::string Indent(KeywordColumn - 1, ' ');
+  return fmt::format("if (::cilkpp::rt::never())\n{}{}for{}{} {{}}\n{}{}", lineDirective(Line, FileName), Indent,
+                     std::string(Gap, ' '),
+                     Render(SourceRange(Loop.Loop->getLParenLoc(), Loop.Loop->getRParenLoc())),
+                     lineDirective(Line, FileName), Indent);
 }
 
 }  // namespace
@@ -97,12 +92,15 @@ std::vector<TextEdit> lowerParallelLoop(ASTContext &Ctx, const ParallelLoop &Loo
   // The body's variable has the type as written too, so that messages about
   // the body name it; a deduced one is the first value's.
   const bool Deduced = Loop.Var->getType()->getContainedDeducedType() != nullptr;
+  // Named after the variable: a nested loop's would hide the outer one's
+  // (-Wshadow).
+  const std::string First = "__cilkpp_first_" + Loop.Var->getName().str();
   const std::string VarType =
-      Deduced ? std::string("decltype(__cilkpp_first) ") : std::string(StringRef(Type).rtrim()) + " ";
+      Deduced ? "decltype(" + First + ") " : std::string(StringRef(Type).rtrim()) + " ";
   std::string Text = fmt::format(
-      "{{ {}__cilkpp_first = {}; {}::cilkpp::rt::parallel_for(__cilkpp_first, {}, {}, ::cilkpp::rt::LoopTest::{}, "
+      "{{ {}{}{} = {}; ::cilkpp::rt::parallel_for({}, {}, {}, ::cilkpp::rt::LoopTest::{}, "
       "{}u, {}, [&]({}{}{}){}{}",
-      Type, Render(Loop.Var->getInit()->getSourceRange()), comparisonToCheck(Ctx, Loop, Render),
+      headerToCheck(SM, Loop, Render, Line, FileName), Type, First, Render(Loop.Var->getInit()->getSourceRange()), First,
       Render(Loop.Bound->getSourceRange()),
       stepText(Loop, Render), testName(Loop.Test), Loop.Grain, cStringLiteral(fmt::format("{}:{}", FileName, Line)),
       // (A loop's variable need not appear in its body: the serial loop uses

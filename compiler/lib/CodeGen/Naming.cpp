@@ -512,16 +512,24 @@ static std::optional<std::string> hiddenTypeSpelled(ASTContext &Ctx, QualType T)
                      Found->second, Declarator);
 }
 
-// A pointer to a data member whose type is a class or a name: the printer
-// would write `::S::B ::S::*`, which parses as one qualified name.
+// A pointer to a data member whose type is a class or a name (or a
+// reference to one): the printer would write `::S::B ::S::*`, which parses
+// as one qualified name. An empty attribute list keeps the two apart
+// (`::S::B [[]] ::S::*`) and needs no declaration, as the rounds before
+// the runtime's header is included need.
 static std::optional<std::string> memberPointerSpelled(ASTContext &Ctx, QualType T, StringRef Name) {
+  std::string Reference;
+  if (const auto *R = dyn_cast<ReferenceType>(T.getTypePtr())) {
+    Reference = isa<RValueReferenceType>(R) ? "&&" : "&";
+    T = R->getPointeeTypeAsWritten();
+  }
   const auto *MP = dyn_cast<MemberPointerType>(T.getTypePtr());
   if (!MP || MP->isMemberFunctionPointer()) return std::nullopt;
   const std::string Pointee = typeQualified(Ctx, MP->getPointeeType());
   if (Pointee.empty() || !(isAsciiIdentifierContinue(Pointee.back()) || Pointee.back() == '>')) return std::nullopt;
-  return fmt::format("{}{}::cilkpp::rt::member_pointer<{}, {}>{}{}", T.isConstQualified() ? "const " : "",
-                     T.isVolatileQualified() ? "volatile " : "", Pointee,
-                     typeQualified(Ctx, QualType(MP->getClass(), 0)), Name.empty() ? "" : " ", Name);
+  return fmt::format("{} [[]] {}::*{}{}{}{}{}", Pointee, typeQualified(Ctx, QualType(MP->getClass(), 0)),
+                     T.isConstQualified() ? " const" : "", T.isVolatileQualified() ? " volatile" : "", Reference,
+                     Name.empty() ? "" : " ", Name);
 }
 
 std::string typeQualified(ASTContext &Ctx, QualType T) { return declareQualified(Ctx, T, ""); }

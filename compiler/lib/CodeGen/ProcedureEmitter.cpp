@@ -223,13 +223,12 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
   std::string Params = parameterList(Ctx, FD, WithDefaults, /*ForFastClone=*/true, MaybeUnused);
   if (thisClass(FD))
     Params = "[[maybe_unused]] " + declareThis(Ctx, FD) + (Params.empty() ? "" : ", ") + Params;
-  // (A scalar result's cv-qualifiers mean nothing, and the host compiler
-  // warns about them at the user's declaration. A template's clones keep
-  // them: they are part of the type its specializations must match.)
-  const QualType Declared = FD->getReturnType();
-  const bool Plain = FD->getTemplatedKind() == FunctionDecl::TK_NonTemplate &&
-                     !FD->getDeclContext()->isDependentContext() && enclosingSpecializations(FD).empty();
-  std::string Result = typeQualified(Ctx, Plain && !Declared->isRecordType() ? Declared.getUnqualifiedType() : Declared);
+  // Without the result's top-level cv-qualifiers: a scalar's mean nothing
+  // (the host compiler warns about them once, at the user's declaration), a
+  // class's would only keep the caller from moving the result. Every
+  // declaration of a clone, the template's and its specializations', drops
+  // them alike.
+  std::string Result = typeQualified(Ctx, FD->getReturnType().getUnqualifiedType());
   if (thisClass(FD)) Result = withThisParameter(Result);
   // A dependent result written after the parameters may name them
   // (`-> decltype(n + 1)`): it stays there. So does an instantiated

@@ -22,11 +22,6 @@ namespace cilkpp::rt {
 template <class T>
 using id = T;
 
-// `C::B C::*`, which a fully qualified spelling cannot give: in
-// `::C::B ::C::*` the two qualifiers run together.
-template <class T, class C>
-using member_pointer = T C::*;
-
 template <class T>
 struct nondeduced {
   using type = T;

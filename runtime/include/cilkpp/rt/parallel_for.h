@@ -3,9 +3,9 @@
 // The compiler turns
 //   cilk_for (T i = first; i < last; i += step) body
 // into
-//   { T __cilkpp_first = first; ::cilkpp::rt::parallel_for(__cilkpp_first, last,
+//   { T __cilkpp_first_i = first; ::cilkpp::rt::parallel_for(__cilkpp_first_i, last,
 //       static_cast<std::int64_t>(step), LoopTest::less, grain, "file:line",
-//       [&](decltype(__cilkpp_first) i) body); }
+//       [&](decltype(__cilkpp_first_i) i) body); }
 // The loop runs as a cilk procedure written against abi.h the way the
 // compiler would write it: a range of iteration numbers [lo, hi) is halved,
 // the lower half spawned and the upper half kept, until at most `grain`
@@ -29,6 +29,11 @@ namespace cilkpp::rt {
 // How the loop condition compares the loop variable with the bound (the
 // variable on the left, after the compiler normalised `n > i` to `i < n`).
 enum class LoopTest { less, less_equal, greater, greater_equal, not_equal };
+
+// The condition of the copy of a cilk_for's header that the compiler checks
+// and never runs (LoopLowering.cpp); not constexpr, so that no compiler
+// treats the copy as dead code and leaves it unchecked.
+inline bool never() noexcept { return false; }
 
 // Number of workers of the runtime w belongs to.
 unsigned worker_count(Worker *w) noexcept;

@@ -1,0 +1,111 @@
+#include "CodeGen/DebuggerNames.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <fmt/format.h>
+
+using namespace clang;
+
+namespace cilkpp {
+namespace {
+
+// Per name, the declarations the procedure declares or refers to by it, and
+// where it refers to each variable.
+struct NameUses : RecursiveASTVisitor<NameUses> {
+  llvm::StringMap<llvm::SmallPtrSet<const Decl *, 2>> Meanings;
+  llvm::DenseSet<SourceLocation> References;  // spelling locations of DeclRefExprs to variables
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  void note(const NamedDecl *D) {
+    if (const IdentifierInfo *Name = D ? D->getIdentifier() : nullptr)
+      Meanings[Name->getName()].insert(D->getCanonicalDecl());
+  }
+  bool VisitNamedDecl(NamedDecl *D) {
+    note(D);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    note(E->getDecl());
+    return true;
+  }
+  bool VisitOverloadExpr(OverloadExpr *E) {
+    for (const NamedDecl *D : E->decls()) note(D);
+    if (const IdentifierInfo *Name = E->getName().getAsIdentifierInfo())
+      Meanings[Name->getName()].insert(nullptr);  // unresolved: may mean anything
+    return true;
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *) { return true; }
+  bool VisitDependentScopeDeclRefExpr(DependentScopeDeclRefExpr *E) {
+    if (const IdentifierInfo *Name = E->getDeclName().getAsIdentifierInfo()) Meanings[Name->getName()].insert(nullptr);
+    return true;
+  }
+  bool VisitTypeLoc(TypeLoc TL) {
+    if (const auto *Tag = TL.getType()->getAsTagDecl()) note(Tag);
+    if (const auto *Typedef = TL.getType()->getAs<TypedefType>()) note(Typedef->getDecl());
+    return true;
+  }
+};
+
+// Whether every token spelled `Name` in the procedure's text is the
+// variable's declaration, a reference to it, or a member name after `.` or
+// `->` (labels, namespaces and template names are not in NameUses).
+bool onlyTheVariable(ASTContext &Ctx, const FunctionDecl *FD, const VarDecl *V, StringRef Name,
+                     const llvm::DenseSet<SourceLocation> &References) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc()), End = SM.getExpansionLoc(FD->getEndLoc());
+  if (SM.getFileID(Begin) != SM.getFileID(End)) return false;
+  const StringRef Buffer = SM.getBufferData(SM.getFileID(Begin));
+  Lexer Raw(SM.getLocForStartOfFile(SM.getFileID(Begin)), Ctx.getLangOpts(), Buffer.begin(),
+            Buffer.begin() + SM.getFileOffset(Begin), Buffer.end());
+  const SourceLocation Declared = SM.getSpellingLoc(V->getLocation());
+  tok::TokenKind Previous = tok::unknown;
+  Token T;
+  while (!Raw.LexFromRawLexer(T) && SM.getFileOffset(T.getLocation()) <= SM.getFileOffset(End)) {
+    if (T.is(tok::raw_identifier) && T.getRawIdentifier() == Name && T.getLocation() != Declared &&
+        !References.contains(T.getLocation()) && Previous != tok::period && Previous != tok::arrow)
+      return false;
+    Previous = T.getKind();
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string debuggerNames(ASTContext &Ctx, const FrameDescription &Frame, bool ResumeClone) {
+  const FunctionDecl *FD = Frame.Procedure->Definition;
+  NameUses Uses;
+  Uses.TraverseDecl(const_cast<FunctionDecl *>(FD));
+  struct ReferenceLocations : RecursiveASTVisitor<ReferenceLocations> {
+    const SourceManager &SM;
+    llvm::DenseSet<SourceLocation> &Out;
+    ReferenceLocations(const SourceManager &SM, llvm::DenseSet<SourceLocation> &Out) : SM(SM), Out(Out) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (isa<VarDecl>(E->getDecl())) Out.insert(SM.getSpellingLoc(E->getLocation()));
+      return true;
+    }
+  } Locations(Ctx.getSourceManager(), Uses.References);
+  Locations.TraverseDecl(const_cast<FunctionDecl *>(FD));
+
+  std::string Out;
+  for (const FrameField &F : Frame.Fields) {
+    const VarDecl *V = F.Var;
+    if (F.IsReference || !V->getIdentifier() || F.Name != V->getName()) continue;
+    if (!ResumeClone && (!F.ResidentOnFastPath || isa<ParmVarDecl>(V))) continue;
+    const auto Meanings = Uses.Meanings.find(V->getName());
+    if (Meanings == Uses.Meanings.end() || Meanings->second.size() != 1 ||
+        !Meanings->second.contains(V->getCanonicalDecl()))
+      continue;
+    if (!onlyTheVariable(Ctx, FD, V, V->getName(), Uses.References)) continue;
+    Out += fmt::format(" [[maybe_unused]] auto &{0} = __frame->{0};", F.Name);
+  }
+  return Out;
+}
+
+}  // namespace cilkpp
