@@ -7,8 +7,16 @@
 
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
 
 namespace cilkpp {
+
+// The keyword spelled Spelled, blanked: spaces, with its line breaks (a
+// keyword split by backslash-newline) kept so that the lines after it stay
+// where they were; `cilk_for` keeps `for` in front.
+std::string blankedKeyword(llvm::StringRef Spelled, bool KeepFor = false);
 
 // Also removes `#pragma cilk grainsize` lines, which the host compiler does
 // not know.

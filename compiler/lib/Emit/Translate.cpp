@@ -141,7 +141,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   // declaration's line stay the user's.
   for (SourceLocation Loc : Sema.RemovedKeywords) {
     const CharSourceRange Keyword = CharSourceRange::getTokenRange(Loc, Loc);
-    Main.ReplaceText(Keyword, std::string(Main.getRangeSize(Keyword), ' '));
+    Main.ReplaceText(Keyword, blankedKeyword(Main.getRewrittenText(Keyword)));
   }
   const VirtualSpawns Virtuals(Ctx, Sema.CilkFunctions);
   Virtuals.declareCompanions(Main);
