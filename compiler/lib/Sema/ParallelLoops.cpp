@@ -58,6 +58,21 @@ bool refersTo(const Expr *E, const VarDecl *V) {
   return Ref && Ref->getDecl() == V;
 }
 
+// The first reference to V in E, sizeof and decltype operands included.
+const DeclRefExpr *firstReference(const Expr *E, const VarDecl *V) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    const DeclRefExpr *Found = nullptr;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      if (Ref->getDecl() == V) Found = Ref;
+      return !Found;
+    }
+  } F;
+  F.V = V;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
 std::optional<LoopTest> testOf(BinaryOperatorKind Op) {
   switch (Op) {
     case BO_LT: return LoopTest::Less;
@@ -226,12 +241,12 @@ class LoopBinder {
     if (Test && refersTo(L, Loop.Var) && !refersTo(R, Loop.Var)) {
       Loop.Test = *Test;
       Loop.Bound = R;
-      return integral(Loop, Loop.Bound, "bound");
+      return invariant(Loop, Loop.Bound, "bound") && integral(Loop, Loop.Bound, "bound");
     }
     if (Test && refersTo(R, Loop.Var) && !refersTo(L, Loop.Var)) {
       Loop.Test = mirrored(*Test);
       Loop.Bound = L;
-      return integral(Loop, Loop.Bound, "bound");
+      return invariant(Loop, Loop.Bound, "bound") && integral(Loop, Loop.Bound, "bound");
     }
     return shape(F->getCond() ? F->getCond()->getBeginLoc() : F->getLParenLoc(),
                  fmt::format("the condition must compare the loop variable '{}' with a bound", Loop.Var->getName().str()));
@@ -248,7 +263,7 @@ class LoopBinder {
         B && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) && refersTo(B->getLHS(), Loop.Var)) {
       Loop.Step = B->getRHS();
       Loop.StepNegated = B->getOpcode() == BO_SubAssign;
-      return integral(Loop, Loop.Step, "increment");
+      return invariant(Loop, Loop.Step, "increment") && integral(Loop, Loop.Step, "increment");
     }
     if (const auto *C = dyn_cast_or_null<CXXOperatorCallExpr>(Inc); C && C->getNumArgs() >= 1 &&
                                                                     refersTo(C->getArg(0), Loop.Var)) {
@@ -260,11 +275,22 @@ class LoopBinder {
       if ((Op == OO_PlusEqual || Op == OO_MinusEqual) && C->getNumArgs() == 2) {
         Loop.Step = C->getArg(1);
         Loop.StepNegated = Op == OO_MinusEqual;
-        return true;
+        return invariant(Loop, Loop.Step, "increment");
       }
     }
     return shape(F->getInc() ? F->getInc()->getBeginLoc() : F->getRParenLoc(),
                  fmt::format("the increment must step the loop variable '{}'", Loop.Var->getName().str()));
+  }
+
+  // The bound and the step are evaluated once, before the first iteration,
+  // where the loop variable has no value of its own yet.
+  bool invariant(const ParallelLoop &Loop, const Expr *E, const char *What) {
+    const DeclRefExpr *Use = firstReference(E, Loop.Var);
+    if (!Use) return true;
+    return shape(Use->getLocation(),
+                 fmt::format("the {} must not name the loop variable '{}' (a cilk_for evaluates it once, before the "
+                             "first iteration)",
+                             What, Loop.Var->getName().str()));
   }
 
   // An integer loop variable compared with, or stepped by, a floating-point
