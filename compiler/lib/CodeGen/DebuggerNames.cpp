@@ -17,6 +17,8 @@ namespace {
 // Per name, the declarations the procedure declares or refers to by it, and
 // where it refers to each variable.
 struct NameUses : RecursiveASTVisitor<NameUses> {
+  explicit NameUses(const SourceManager &SM) : SM(SM) {}
+  const SourceManager &SM;
   llvm::StringMap<llvm::SmallPtrSet<const Decl *, 2>> Meanings;
   llvm::DenseSet<SourceLocation> References;  // spelling locations of DeclRefExprs to variables
 
@@ -33,6 +35,7 @@ struct NameUses : RecursiveASTVisitor<NameUses> {
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     note(E->getDecl());
+    if (isa<VarDecl>(E->getDecl())) References.insert(SM.getSpellingLoc(E->getLocation()));
     return true;
   }
   bool VisitOverloadExpr(OverloadExpr *E) {
@@ -41,7 +44,6 @@ struct NameUses : RecursiveASTVisitor<NameUses> {
       Meanings[Name->getName()].insert(nullptr);  // unresolved: may mean anything
     return true;
   }
-  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *) { return true; }
   bool VisitDependentScopeDeclRefExpr(DependentScopeDeclRefExpr *E) {
     if (const IdentifierInfo *Name = E->getDeclName().getAsIdentifierInfo()) Meanings[Name->getName()].insert(nullptr);
     return true;
@@ -80,18 +82,8 @@ bool onlyTheVariable(ASTContext &Ctx, const FunctionDecl *FD, const VarDecl *V, 
 
 std::string debuggerNames(ASTContext &Ctx, const FrameDescription &Frame, bool ResumeClone) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
-  NameUses Uses;
+  NameUses Uses(Ctx.getSourceManager());
   Uses.TraverseDecl(const_cast<FunctionDecl *>(FD));
-  struct ReferenceLocations : RecursiveASTVisitor<ReferenceLocations> {
-    const SourceManager &SM;
-    llvm::DenseSet<SourceLocation> &Out;
-    ReferenceLocations(const SourceManager &SM, llvm::DenseSet<SourceLocation> &Out) : SM(SM), Out(Out) {}
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (isa<VarDecl>(E->getDecl())) Out.insert(SM.getSpellingLoc(E->getLocation()));
-      return true;
-    }
-  } Locations(Ctx.getSourceManager(), Uses.References);
-  Locations.TraverseDecl(const_cast<FunctionDecl *>(FD));
 
   std::string Out;
   for (const FrameField &F : Frame.Fields) {
