@@ -455,6 +455,47 @@ class CloneBuilder {
       llvm::SmallVector<const LambdaExpr *, 2> Lambdas;
       llvm::DenseSet<SourceLocation> ExplicitCaptures;
 
+      bool capturedByInnermostLambda(const VarDecl *V) const {
+        return !Lambdas.empty() && llvm::any_of(Lambdas.back()->captures(), [&](const LambdaCapture &C) {
+                 return C.capturesVariable() && C.getCapturedVar() == V;
+               });
+      }
+
+      // Operands that are not evaluated, where a lambda captures nothing.
+      unsigned Unevaluated = 0;
+      bool unevaluated(llvm::function_ref<bool()> Traverse) {
+        ++Unevaluated;
+        const bool Result = Traverse();
+        --Unevaluated;
+        return Result;
+      }
+      // `decltype(x)` of a variable in the frame is the variable's declared
+      // type, which no expression on the frame gives (a const variable's
+      // field is not const; a captured one's init-capture is a reference).
+      bool TraverseDecltypeTypeLoc(DecltypeTypeLoc TL) {
+        const auto *DR = dyn_cast<DeclRefExpr>(TL.getUnderlyingExpr());
+        const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+        const CharSourceRange R = fileRange(B.SM, TL.getSourceRange());
+        if (V && B.accessesFrame(V) && !V->getType()->isDependentType() && R.isValid() &&
+            B.SM.isWrittenInMainFile(R.getBegin()) && !TL.getBeginLoc().isMacroID() && !TL.getEndLoc().isMacroID()) {
+          const std::string Type = typeQualified(B.Ctx, V->getType());
+          B.replaceSpan(B.SM.getFileOffset(R.getBegin()), B.offsetAfter(R.getEnd()),
+                        declaratorWrapsName(B.Ctx, V->getType()) ? "::cilkpp::rt::id<" + Type + ">" : Type);
+          return true;
+        }
+        return unevaluated([&] { return RecursiveASTVisitor::TraverseDecltypeTypeLoc(TL); });
+      }
+      bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+        return unevaluated([&] { return RecursiveASTVisitor::TraverseUnaryExprOrTypeTraitExpr(E); });
+      }
+      bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *E) {
+        return unevaluated([&] { return RecursiveASTVisitor::TraverseCXXNoexceptExpr(E); });
+      }
+      bool TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
+        if (E->isPotentiallyEvaluated()) return RecursiveASTVisitor::TraverseCXXTypeidExpr(E);
+        return unevaluated([&] { return RecursiveASTVisitor::TraverseCXXTypeidExpr(E); });
+      }
+
       // An instantiation's clones are explicit specializations, outside any
       // template, where a requires-expression would be checked as written
       // (`requires { t.size(); }` with t an int is an error there): it
@@ -508,7 +549,11 @@ class CloneBuilder {
           B.substitute(*Loc, V->getName().size(), *Constant);
           return true;
         }
-        if (DR->refersToEnclosingVariableOrCapture()) return true;
+        // In a lambda, a variable it captures is named through its capture
+        // (above); one named only where it is not evaluated (`sizeof(x)`,
+        // `decltype(x + 1)`) is not captured, so it is read from the frame.
+        if (DR->refersToEnclosingVariableOrCapture() && (Unevaluated == 0 || capturedByInnermostLambda(V)))
+          return true;
         if (CaptureNames.contains(B.SM.getFileOffset(B.SM.getSpellingLoc(DR->getLocation())))) return true;
         std::optional<SourceLocation> Loc =
             B.writtenLoc(DR->getLocation(), "a variable that lives across a continuation point");

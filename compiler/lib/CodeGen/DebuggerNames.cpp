@@ -51,6 +51,19 @@ struct NameUses : RecursiveASTVisitor<NameUses> {
   bool VisitTypeLoc(TypeLoc TL) {
     if (const auto *Tag = TL.getType()->getAsTagDecl()) note(Tag);
     if (const auto *Typedef = TL.getType()->getAs<TypedefType>()) note(Typedef->getDecl());
+    // (An alias template's name: `vec<int>`.)
+    if (const auto *Specialization = TL.getType()->getAs<TemplateSpecializationType>())
+      note(Specialization->getTemplateName().getAsTemplateDecl());
+    return true;
+  }
+  // A lambda's capture of a frame variable is an init-capture of the same
+  // name (`[&x = __frame->x]`), which the reference would have it hide
+  // (clang's -Wshadow-all).
+  llvm::DenseSet<const VarDecl *> Captured;
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable())
+        if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar())) Captured.insert(V);
     return true;
   }
 };
@@ -88,7 +101,10 @@ std::string debuggerNames(ASTContext &Ctx, const FrameDescription &Frame, bool R
   std::string Out;
   for (const FrameField &F : Frame.Fields) {
     const VarDecl *V = F.Var;
-    if (F.IsReference || !V->getIdentifier() || F.Name != V->getName()) continue;
+    // (Names starting with `__` are the translation's own.)
+    if (F.IsReference || !V->getIdentifier() || F.Name != V->getName() || F.Name.rfind("__", 0) == 0 ||
+        Uses.Captured.contains(V))
+      continue;
     if (!ResumeClone && (!F.ResidentOnFastPath || isa<ParmVarDecl>(V))) continue;
     const auto Meanings = Uses.Meanings.find(V->getName());
     if (Meanings == Uses.Meanings.end() || Meanings->second.size() != 1 ||
