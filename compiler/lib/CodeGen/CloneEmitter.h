@@ -26,6 +26,8 @@ enum class CloneKind { Fast, Resume };
 class SignatureTables;
 class VirtualSpawns;
 
+class MacroHistory;
+
 struct EmitSettings {
   // As the user named the .cilkpp file: #line directives and messages the
   // generated code prints.
@@ -40,6 +42,8 @@ struct EmitSettings {
   SignatureTables *Signatures = nullptr;
   // Which dispatching spawns of virtual members call companions.
   const VirtualSpawns *Virtuals = nullptr;
+  // What macros meant where: template clones move to the end of the file.
+  const MacroHistory *Macros = nullptr;
 };
 
 // Whether a spawned callee is a cilk procedure whose fast clone is declared

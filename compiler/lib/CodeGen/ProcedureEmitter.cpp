@@ -5,6 +5,7 @@
 #include "CodeGen/PredefinedNames.h"
 #include "CodeGen/SignatureTables.h"
 #include "CodeGen/SourceText.h"
+#include "Dialect/MacroHistory.h"
 #include "Support/Instantiations.h"
 
 #include "clang/AST/Attr.h"
@@ -558,8 +559,11 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   // instantiation's clone may call another's (an overload of the member), and
   // a specialization must precede its first use.
   const SourceLocation End = SM.getLocForEndOfFile(SM.getMainFileID());
-  Main.InsertTextBefore(End, fmt::format("\n{}", inScope(Scope, lineDirective(BeginLine, FileName) + Declarations)));
-  Main.InsertTextAfter(End, inScope(Scope, AtEnd));
+  auto AsHere = [&](const std::string &Text) {
+    return Settings.Macros ? Settings.Macros->macrosAsAt(SM, Ctx.getLangOpts(), SM.getFileOffset(RBrace), Text) : Text;
+  };
+  Main.InsertTextBefore(End, AsHere(fmt::format("\n{}", inScope(Scope, lineDirective(BeginLine, FileName) + Declarations))));
+  Main.InsertTextAfter(End, AsHere(inScope(Scope, AtEnd)));
   return true;
 }
 

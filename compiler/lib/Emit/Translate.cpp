@@ -20,6 +20,7 @@
 #include "CodeGen/VirtualSpawns.h"
 #include "CodeGen/SourceText.h"
 #include "Dialect/Keywords.h"
+#include "Dialect/MacroHistory.h"
 #include "Dialect/Pragmas.h"
 #include "Emit/QuoteIncludes.h"
 #include "Emit/SerialElision.h"
@@ -254,9 +255,9 @@ class TranslationConsumer : public ASTConsumer {
  public:
   TranslationConsumer(const TranslateOptions &Options, bool MayOutline, std::vector<KeywordUse> &Uses,
                       const std::vector<KeywordUse> &HeaderUses, std::vector<GrainPragma> &Pragmas,
-                      std::vector<QuoteInclude> &Includes, RoundResult &Result)
+                      std::vector<QuoteInclude> &Includes, const MacroHistory &Macros, RoundResult &Result)
       : Options(Options), MayOutline(MayOutline), Uses(Uses), HeaderUses(HeaderUses), Pragmas(Pragmas),
-        Includes(Includes), Result(Result) {}
+        Includes(Includes), Macros(Macros), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
@@ -288,7 +289,8 @@ class TranslationConsumer : public ASTConsumer {
     } else {
       SignatureTables Signatures(Ctx, Options.InputPath);
       if (!translateProcedures(Ctx, Main, Uses, Pragmas, SerialBodies,
-                               {Options.InputPath, Options.CountSpawns, Options.PollPoints, &Signatures}))
+                               {Options.InputPath, Options.CountSpawns, Options.PollPoints, &Signatures,
+                                /*Virtuals=*/nullptr, &Macros}))
         return;
       if (Options.DumpSignatures) {
         Result.Output = Signatures.dump();
@@ -353,6 +355,7 @@ class TranslationConsumer : public ASTConsumer {
   const std::vector<KeywordUse> &HeaderUses;
   std::vector<GrainPragma> &Pragmas;
   std::vector<QuoteInclude> &Includes;
+  const MacroHistory &Macros;
   RoundResult &Result;
 };
 
@@ -367,12 +370,14 @@ class TranslationAction : public ASTFrontendAction {
     PP.setPredefines(PP.getPredefines() + keywordPredefines());
     PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses, HeaderUses));
     PP.addPPCallbacks(std::make_unique<QuoteIncludeRecorder>(CI.getSourceManager(), Includes));
+    PP.addPPCallbacks(std::make_unique<MacroHistoryRecorder>(CI.getSourceManager(), Macros));
     PP.AddPragmaHandler("cilk", new GrainsizePragmaHandler(Pragmas));
     PP.AddPragmaHandler("cilk", new UnknownCilkPragmaHandler);
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<TranslationConsumer>(Options, MayOutline, Uses, HeaderUses, Pragmas, Includes, Result);
+    return std::make_unique<TranslationConsumer>(Options, MayOutline, Uses, HeaderUses, Pragmas, Includes, Macros,
+                                                 Result);
   }
 
  private:
@@ -382,6 +387,7 @@ class TranslationAction : public ASTFrontendAction {
   std::vector<KeywordUse> Uses, HeaderUses;
   std::vector<GrainPragma> Pragmas;
   std::vector<QuoteInclude> Includes;
+  MacroHistory Macros;
 };
 
 class TranslationActionFactory : public tooling::FrontendActionFactory {
