@@ -102,16 +102,16 @@ std::string debuggerNames(ASTContext &Ctx, const FrameDescription &Frame, bool R
   for (const FrameField &F : Frame.Fields) {
     const VarDecl *V = F.Var;
     // (Names starting with `__` are the translation's own.)
-    if (F.IsReference || !V->getIdentifier() || F.Name != V->getName() || F.Name.rfind("__", 0) == 0 ||
-        Uses.Captured.contains(V))
-      continue;
+    if (F.IsReference || !V->getIdentifier() || V->getName().starts_with("__") || Uses.Captured.contains(V)) continue;
     if (!ResumeClone && (!F.ResidentOnFastPath || isa<ParmVarDecl>(V))) continue;
     const auto Meanings = Uses.Meanings.find(V->getName());
     if (Meanings == Uses.Meanings.end() || Meanings->second.size() != 1 ||
         !Meanings->second.contains(V->getCanonicalDecl()))
       continue;
     if (!onlyTheVariable(Ctx, FD, V, V->getName(), Uses.References)) continue;
-    Out += fmt::format(" [[maybe_unused]] auto &{0} = __frame->{0};", F.Name);
+    // (A field may be renamed: `entry_1` for a variable `entry`, which the
+    // frame's header has.)
+    Out += fmt::format(" [[maybe_unused]] auto &{} = __frame->{};", V->getName().str(), F.Name);
   }
   return Out;
 }

@@ -20,9 +20,9 @@ namespace cilkpp {
 // fast clone has by name) in the fast clone. A field gets one only where
 // its name means nothing else anywhere in the procedure (another variable,
 // a type, a function, a member of a lambda's, a macro's expansion), so the
-// reference hides nothing the generated code names; references, renamed
-// fields, the translation's own (`__` names) and variables a lambda
-// captures get none.
+// reference hides nothing the generated code names; references, the
+// translation's own variables (`__` names) and variables a lambda captures
+// get none.
 std::string debuggerNames(clang::ASTContext &Ctx, const FrameDescription &Frame, bool ResumeClone);
 
 }  // namespace cilkpp
