@@ -503,13 +503,12 @@ class Outliner {
       const FunctionTemplateDecl *HostTemplate = Host->getDescribedFunctionTemplate();
       const bool Redeclared = HostTemplate ? HostTemplate->getPreviousDecl() != nullptr : Host->getPreviousDecl() != nullptr;
       if (!Redeclared && !Host->getDeclaredReturnType()->getContainedDeducedType()) {
-        const bool Trailing = declaratorWrapsName(Ctx, Host->getReturnType());
+        const ResultSpelling Result = resultSpelling(Ctx, Host->getReturnType());
         Definition = fmt::format("\n{}{}{}{} {}({}){}{};{}", HostTemplate ? hostTemplateHead(HostTemplate) : "",
-                                 storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "",
-                                 Trailing ? "auto" : typeQualified(Ctx, Host->getReturnType()), redeclarationName(Host),
-                                 parameterList(Ctx, Host, /*WithDefaults=*/false),
+                                 storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "", Result.Before,
+                                 redeclarationName(Host), parameterList(Ctx, Host, /*WithDefaults=*/false),
                                  Host->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "",
-                                 Trailing ? " -> " + typeQualified(Ctx, Host->getReturnType()) : "", Definition);
+                                 Result.After, Definition);
       }
       Definition += fmt::format("{}static {}{}\n", Template->Head, Signature, PlacedBody);
       if (Closure) Definition += *Closure + "\n";

@@ -478,9 +478,8 @@ class CloneBuilder {
         const CharSourceRange R = fileRange(B.SM, TL.getSourceRange());
         if (V && B.accessesFrame(V) && !V->getType()->isDependentType() && R.isValid() &&
             B.SM.isWrittenInMainFile(R.getBegin()) && !TL.getBeginLoc().isMacroID() && !TL.getEndLoc().isMacroID()) {
-          const std::string Type = typeQualified(B.Ctx, V->getType());
           B.replaceSpan(B.SM.getFileOffset(R.getBegin()), B.offsetAfter(R.getEnd()),
-                        declaratorWrapsName(B.Ctx, V->getType()) ? "::cilkpp::rt::id<" + Type + ">" : Type);
+                        simpleTypeSpecifier(B.Ctx, V->getType()));
           return true;
         }
         return unevaluated([&] { return RecursiveASTVisitor::TraverseDecltypeTypeLoc(TL); });
@@ -1207,11 +1206,9 @@ class CloneBuilder {
                           throwLabel(Entry));
     if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
     const QualType Result = Site.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType();
-    const std::string R = typeQualified(Ctx, Result);
-    // (A new-type-id cannot be `int (*)(int)`.)
-    return fmt::format("::cilkpp::rt::Deferred<{0}> __result; try {{ ::new (__result.slot()) {1}({2}); __result.ready(); }} "
-                       "{3}auto &__r = __result.get(); ",
-                       R, declaratorWrapsName(Ctx, Result) ? "::cilkpp::rt::id<" + R + ">" : R, Call, Handler);
+    return fmt::format("::cilkpp::rt::Deferred<{}> __result; try {{ ::new (__result.slot()) {}({}); __result.ready(); }} "
+                       "{}auto &__r = __result.get(); ",
+                       typeQualified(Ctx, Result), simpleTypeSpecifier(Ctx, Result), Call, Handler);
   }
 
   // A class-type result is moved, not copied, into its target.

@@ -549,6 +549,16 @@ bool declaratorWrapsName(ASTContext &Ctx, QualType T) {
   return declareQualified(Ctx, T, "__name") != typeQualified(Ctx, T) + " __name";
 }
 
+ResultSpelling resultSpelling(ASTContext &Ctx, QualType T) {
+  if (declaratorWrapsName(Ctx, T)) return {"auto", " -> " + typeQualified(Ctx, T)};
+  return {typeQualified(Ctx, T), ""};
+}
+
+std::string simpleTypeSpecifier(ASTContext &Ctx, QualType T) {
+  const std::string Spelled = typeQualified(Ctx, T);
+  return declaratorWrapsName(Ctx, T) ? "::cilkpp::rt::id<" + Spelled + ">" : Spelled;
+}
+
 bool passesByRvalueReference(ASTContext &Ctx, const ParmVarDecl *P) {
   const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
   if (!FD) return false;

@@ -108,6 +108,15 @@ std::string typeQualified(clang::ASTContext &Ctx, clang::QualType T);
 // `int (*a)[4]`, `int (S::*m)() const`): a function returning T is then
 // declared with a trailing result type.
 bool declaratorWrapsName(clang::ASTContext &Ctx, clang::QualType T);
+// A function's result T, before and after `name(params)`: {"T", ""}, or
+// {"auto", " -> T"} where T's declarator would wrap the name.
+struct ResultSpelling {
+  std::string Before, After;
+};
+ResultSpelling resultSpelling(clang::ASTContext &Ctx, clang::QualType T);
+// T where only a simple type specifier may stand (a new-type-id, in place of
+// `decltype(x)`): `::cilkpp::rt::id<T>` where T's declarator wraps a name.
+std::string simpleTypeSpecifier(clang::ASTContext &Ctx, clang::QualType T);
 
 // The default argument as written.
 std::string defaultArgumentText(clang::ASTContext &Ctx, const clang::ParmVarDecl *P);

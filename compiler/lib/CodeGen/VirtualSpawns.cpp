@@ -100,14 +100,14 @@ std::string VirtualSpawns::companion(const CXXMethodDecl *M) const {
     return WithCompanion.contains(Base->getCanonicalDecl());
   });
   const bool Cilk = isCilkProcedure(M);
-  const bool Trailing = declaratorWrapsName(Ctx, M->getReturnType());
+  const ResultSpelling Result = resultSpelling(Ctx, M->getReturnType());
   std::string Out = fmt::format(" public: {}{} {}(::cilkpp::rt::Worker *__w, ::cilkpp::rt::Frame *__parent, void *{}, unsigned{}{})",
-                                Overrides ? "" : "virtual ", Trailing ? "auto" : typeQualified(Ctx, M->getReturnType()),
-                                companionName(M), Cilk ? "__slot" : "", Cilk ? " __seq" : "", Params);
+                                Overrides ? "" : "virtual ", Result.Before, companionName(M), Cilk ? "__slot" : "",
+                                Cilk ? " __seq" : "", Params);
   if (M->isConst()) Out += " const";
   if (M->isVolatile()) Out += " volatile";
   if (declaredNothrow(M)) Out += " noexcept";
-  if (Trailing) Out += " -> " + typeQualified(Ctx, M->getReturnType());
+  Out += Result.After;
   if (Overrides) Out += " override";
   if (Cilk)
     return Out + fmt::format(" {{ return {}(__w, __parent, __slot, __seq, this{}{}); }} ", qualifiedFastName(M),
