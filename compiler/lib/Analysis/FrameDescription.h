@@ -87,6 +87,9 @@ struct FrameDescription {
   // Per spawn: the spawned call may throw, so the parent catches and routes
   // the exception (exceptions.h).
   std::vector<bool> SpawnMayThrow;
+  // Some spawn holds temporaries of its arguments (ArgumentTemporaries.h)
+  // that a stolen frame keeps until its next sync.
+  bool HoldsTemporaries = false;
 
   // Spawns into a variable of another scalar type than the callee's result
   // (`int n = spawn count(...)`, count returning long): the child delivers

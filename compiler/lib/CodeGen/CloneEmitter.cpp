@@ -1,5 +1,6 @@
 #include "CodeGen/CloneEmitter.h"
 
+#include "Analysis/ArgumentTemporaries.h"
 #include "Analysis/FrameLayout.h"
 
 #include "CodeGen/DebuggerNames.h"
@@ -209,7 +210,8 @@ class CloneBuilder {
           << "a preprocessor directive inside a statement that the translation rewrites";
     std::string Out;
     unsigned Pos = Begin;
-    for (auto It = Substitutions.lower_bound(Begin); It != Substitutions.end() && It->first < End; ++It) {
+    const TextSubstitutions &Active = HeldSubstitutions ? *HeldSubstitutions : Substitutions;
+    for (auto It = Active.lower_bound(Begin); It != Active.end() && It->first < End; ++It) {
       Out += Buffer.substr(Pos, It->first - Pos).str() + It->second.second;
       Pos = It->first + It->second.first;
     }
@@ -739,84 +741,73 @@ class CloneBuilder {
     return Out + ";";
   }
 
-  // The declared parameter types of the function a call calls, directly or
-  // through a function pointer or reference.
-  static std::vector<QualType> parameterTypes(const CallExpr *Call) {
-    std::vector<QualType> Types;
-    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
-      for (const ParmVarDecl *P : Callee->parameters()) Types.push_back(P->getType());
-      return Types;
-    }
-    QualType T = Call->getCallee()->getType();
-    if (const auto *Ptr = T->getAs<PointerType>()) T = Ptr->getPointeeType();
-    if (const auto *Proto = T.getNonReferenceType()->getAs<FunctionProtoType>())
-      Types.assign(Proto->param_type_begin(), Proto->param_type_end());
-    return Types;
-  }
-
   // Arguments are evaluated in the parent before the frame is exposed to
   // thieves, so a thief's continuation cannot race with their evaluation.
   // A function object or lambda called in place (`spawn [&] { ... }()`):
   // the object is evaluated first, as C++17 evaluates a call's callee.
-  static const Expr *calledObject(const SpawnSite &Site) {
-    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Site.Call);
-    return Op ? Op->getArg(0) : nullptr;
-  }
   std::string calleeText(const SpawnSite &Site) {
     return calledObject(Site) ? std::string("__f") : text(Site.Call->getCallee()->getSourceRange());
   }
 
-  // Temporaries in a spawn's arguments die with its statement (C++ keeps
-  // them for the call), so an argument that refers into one (a reference,
-  // pointer or view parameter: `spawn g(std::vector<long>(n)[1])`,
-  // `spawn count(std::string(s) + "x")` into a std::string_view) or a
-  // member call's temporary object (`spawn S{}.m()`) cannot be evaluated
-  // before the spawn and used afterwards. Such a spawn is the plain call the
+  // Temporaries of a spawn's arguments that its child may refer to
+  // (ArgumentTemporaries.h) are held until the child completes: while the
+  // child runs, by the statement (a HeldScope, runtime/include/cilkpp/rt/
+  // held.h); once the frame can be stolen, by the frame, until a thief's
+  // next sync. Those that cannot be held make the spawn the plain call the
   // serial elision makes, temporaries and all: it returns when the child
   // and everything it spawned have completed (the child's own spawns still
-  // run in parallel).
-  class TemporaryFinder : public RecursiveASTVisitor<TemporaryFinder> {
-   public:
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    bool VisitMaterializeTemporaryExpr(MaterializeTemporaryExpr *) {
-      Found = true;
-      return false;  // (stops the traversal)
-    }
-    bool Found = false;
-  };
-  static bool createsTemporary(const Expr *E) {
-    TemporaryFinder F;
-    F.TraverseStmt(const_cast<Expr *>(E));
-    return F.Found;
+  // run in parallel). So does a temporary made by a default argument of a
+  // cilk callee (its fast clone adds it).
+  const ArgumentTemporaries &temporariesOf(const SpawnSite &Site) const {
+    auto [It, Inserted] = Temporaries.try_emplace(Site.Call);
+    if (Inserted) It->second = argumentTemporaries(Ctx, Site, Site.Callee && IsCilkCallee(Site.Callee));
+    return It->second;
   }
-  // Parameters whose value may point into their argument's temporaries.
-  static bool mayReferToArgument(QualType T, ASTContext &Ctx) {
-    T = T.getNonReferenceType().getCanonicalType();
-    return T->isPointerType() || T->isMemberPointerType() || (T->isRecordType() && T.isTriviallyCopyableType(Ctx));
+  mutable llvm::DenseMap<const CallExpr *, ArgumentTemporaries> Temporaries;
+
+  bool holdsTemporaries(const SpawnSite &Site) const {
+    const ArgumentTemporaries &T = temporariesOf(Site);
+    if (!T.holdable() || (T.InDefaultArgument && escapes(directCall(Site)))) return false;
+    // (A pack element's text comes from its expansion.)
+    for (const Expr *Element : llvm::make_first_range(ElementOf))
+      for (const MaterializeTemporaryExpr *E : T.Held)
+        if (SM.isPointWithin(E->getBeginLoc(), Element->getBeginLoc(), Element->getEndLoc())) return false;
+    return true;
   }
   bool callsWithTemporaries(const SpawnSite &Site) const {
-    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
-        Member && Member->getImplicitObjectArgument() && createsTemporary(Member->getImplicitObjectArgument()))
-      return true;
-    // (A cilk operator() of a temporary object, `spawn Fib{}(n)`, as a
-    // member called on one.)
-    if (const Expr *Object = calledObject(Site); Object && IsCilkCallee(Site.Callee) && createsTemporary(Object))
-      return true;
-    const std::vector<QualType> Params = parameterTypes(Site.Call);
-    const unsigned First = calledObject(Site) ? 1 : 0;
-    for (unsigned I = First; I < Site.Call->getNumArgs() && I - First < Params.size(); ++I) {
-      const QualType T = Params[I - First];
-      if ((T->isReferenceType() || mayReferToArgument(T, Ctx)) && createsTemporary(Site.Call->getArg(I))) return true;
-    }
-    return false;
+    const ArgumentTemporaries &T = temporariesOf(Site);
+    return (T.Referenced && !holdsTemporaries(Site)) || (T.InDefaultArgument && escapes(directCall(Site)));
   }
+
+  // Each held temporary made again in place by a lambda, in the HeldScope
+  // named __held.
+  TextSubstitutions heldSubstitutions(const SpawnSite &Site) {
+    TextSubstitutions Out = Substitutions;
+    // (Inner ones first, rendered into the lambdas of those around them.)
+    HeldSubstitutions = &Out;
+    for (const MaterializeTemporaryExpr *E : temporariesOf(Site).Held) {
+      const CharSourceRange R = fileRange(SM, E->getSourceRange());
+      const unsigned Begin = SM.getFileOffset(R.getBegin()), End = offsetAfter(R.getEnd());
+      const QualType T = E->getType()->isRecordType() ? E->getType() : E->getType().getUnqualifiedType();
+      std::string Text = fmt::format("__held.hold<{0}>([&]() -> {0} {{ return {1}; }})", typeQualified(Ctx, T), render(R));
+      for (auto It = Out.lower_bound(Begin); It != Out.end() && It->first < End;) It = Out.erase(It);
+      Out[Begin] = {End - Begin, std::move(Text)};
+    }
+    HeldSubstitutions = nullptr;
+    return Out;
+  }
+  // While set, render substitutes these (heldSubstitutions) instead.
+  const TextSubstitutions *HeldSubstitutions = nullptr;
 
   // A spawn of a cilk procedure calls its fast clone. One that dispatches
   // virtually calls the member's companion if it has one (VirtualSpawns.h),
   // else the override, whose public entry runs a cilk procedure.
   enum class SpawnCall { Plain, FastClone, Companion };
   SpawnCall spawnCall(const SpawnSite &Site) const {
-    if (callsWithTemporaries(Site)) return SpawnCall::Plain;
+    return callsWithTemporaries(Site) ? SpawnCall::Plain : directCall(Site);
+  }
+  // How the spawn calls its callee when its arguments allow.
+  SpawnCall directCall(const SpawnSite &Site) const {
     if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Site.Callee); Method && dispatches(Site, Method))
       return Settings.Virtuals && Settings.Virtuals->dispatchesThroughCompanion(Method) ? SpawnCall::Companion
                                                                                       : SpawnCall::Plain;
@@ -825,6 +816,8 @@ class CloneBuilder {
     if (convertsIntoLValue(Ctx, Site)) return SpawnCall::Plain;
     return IsCilkCallee(Site.Callee) ? SpawnCall::FastClone : SpawnCall::Plain;
   }
+  // A fast clone or companion may return before the child completes.
+  static bool escapes(SpawnCall How) { return How != SpawnCall::Plain; }
   // Whether the spawn's callee comes from the object's dynamic type: not for
   // `B::m()`, nor where C++ knows that type (a final class or member, an
   // object that is no reference).
@@ -952,7 +945,17 @@ class CloneBuilder {
       if (!Fast) return fmt::format("{{ {} __cilkpp_resume_{}:; }}", Call, Entry);
       return declaredTarget(Site, Call);
     }
-    spawnArguments(Site, Decls, Args);
+    const bool Holds = holdsTemporaries(Site);
+    if (Holds) {
+      // (Declared first: it dies with the statement, after the result is stored.)
+      Decls = "::cilkpp::rt::HeldScope __held(__w); " + Decls;
+      const TextSubstitutions Held = heldSubstitutions(Site);
+      HeldSubstitutions = &Held;
+      spawnArguments(Site, Decls, Args);
+      HeldSubstitutions = nullptr;
+    } else {
+      spawnArguments(Site, Decls, Args);
+    }
     // After the arguments, as C++17 evaluates `lhs = f(args)`.
     if (Site.TargetLValue)
       Decls += fmt::format("auto *const __t = __builtin_addressof({}); ", text(Site.TargetLValue->getSourceRange()));
@@ -973,6 +976,10 @@ class CloneBuilder {
     // spawns answer them.
     const SpawnCall How = spawnCall(Site);
     const bool Lazy = Fast && How != SpawnCall::Plain;
+    // A child that may outlive the statement gets the temporaries it holds
+    // lent to the frame before a thief can take the frame.
+    const bool Lends = Holds && escapes(How);
+    if (Lends) Out += "__held.lend(__frame->__cilkpp_held); ";
     // A converted result that arrives after a steal lands in its own field
     // and the next sync converts it. The flag is set while no thief can see
     // the frame (a promoted frame is a copy) and cleared when the call
@@ -1004,7 +1011,7 @@ class CloneBuilder {
     else
       Call = fmt::format("{}({})", calleeText(Site), Args);
     if (Frame.SpawnMayThrow[Index]) {
-      Out += catchingCall(Site, Call, Entry);
+      Out += catchingCall(Site, Call, Entry, Lends);
     } else {
       Out += HasResult ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
     }
@@ -1019,7 +1026,8 @@ class CloneBuilder {
     else
       Out += HasResult ? fmt::format("::cilkpp::rt::parent_stolen(__w, __frame, {}, {}); ", Slot, Result)
                        : "::cilkpp::rt::parent_stolen(__w, __frame); ";
-    Out += escape() + " } ";
+    Out += (Lends ? "__held.disown(); " : "") + escape() + " } ";
+    if (Lends) Out += "__held.take_back(); ";
     if (Converted) Out += fmt::format("__frame->{} = false; ", convertPendingName(Index));
     if (Site.Target) {
       const bool InFrame = accessesFrame(Site.Target);
@@ -1039,8 +1047,13 @@ class CloneBuilder {
   // its children's.
   std::string throwPoint(int Entry) const {
     return fmt::format("if (false) {{ {}: __frame->entry = -{}; if (!::cilkpp::rt::sync(__w, __frame)) return; "
-                       "__cilkpp_rethrow_{}: ::cilkpp::rt::rethrow_first_thrown(*__frame); }} ",
-                       throwLabel(Entry), Entry, Entry);
+                       "__cilkpp_rethrow_{}: {}::cilkpp::rt::rethrow_first_thrown(*__frame); }} ",
+                       throwLabel(Entry), Entry, Entry, releaseHeld());
+  }
+  // After a sync of the resume clone: the temporaries lent by spawns whose
+  // children have now completed.
+  std::string releaseHeld() const {
+    return Frame.HoldsTemporaries ? "__frame->__cilkpp_held.release(__w); " : "";
   }
   static std::string throwLabel(int Entry) { return fmt::format("__cilkpp_threw_{}", Entry); }
   // The spawn is made where it is (not as a call with its temporaries) and
@@ -1197,13 +1210,17 @@ class CloneBuilder {
   // the resume path an earlier child still running elsewhere may throw too,
   // and the first in serial order wins: the frame syncs first, at the
   // spawn's throw point (throwPoint), and rethrows there (exceptions.h).
-  std::string catchingCall(const SpawnSite &Site, const std::string &Call, int Entry) {
+  std::string catchingCall(const SpawnSite &Site, const std::string &Call, int Entry, bool Lends) {
+    // (Temporaries lent to the frame: back to the statement, which destroys
+    // them as the exception leaves it; or the thief's, with the frame.)
+    const std::string TakeBack = Lends ? "{ __held.take_back(); " : "", Disown = Lends ? "__held.disown(); " : "";
+    const std::string Close = Lends ? " }" : "";
     const std::string Handler =
         Kind == CloneKind::Fast
-            ? fmt::format("catch (...) {{ if (::cilkpp::rt::fast_spawn_threw(__w, __frame, __child)) throw; {} }} ",
-                          escape())
-            : fmt::format("catch (...) {{ if (!::cilkpp::rt::spawn_threw(__w, __frame, __child)) return; goto {}; }} ",
-                          throwLabel(Entry));
+            ? fmt::format("catch (...) {{ if (::cilkpp::rt::fast_spawn_threw(__w, __frame, __child)) {}throw;{} {}{} }} ",
+                          TakeBack, Close, Disown, escape())
+            : fmt::format("catch (...) {{ if (!::cilkpp::rt::spawn_threw(__w, __frame, __child)) {}return;{} {}goto {}; }} ",
+                          Lends ? "{ " + Disown : "", Close, Lends ? "__held.take_back(); " : "", throwLabel(Entry));
     if (!Site.Target && !Site.TargetLValue) return fmt::format("try {{ {}; }} {}", Call, Handler);
     const QualType Result = Site.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType();
     return fmt::format("::cilkpp::rt::Deferred<{}> __result; try {{ ::new (__result.slot()) {}({}); __result.ready(); }} "
@@ -1349,7 +1366,8 @@ class CloneBuilder {
   // procedure's unwinding.
   std::string resumeSync(int Entry) const {
     std::string Out =
-        fmt::format("__frame->entry = {0}; if (!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resume_{0}:; ", Entry);
+        fmt::format("__frame->entry = {0}; if (!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resume_{0}:; {1}", Entry,
+                    releaseHeld());
     // Results that arrived for a variable of another type, converted now
     // that their children have completed.
     for (const FrameDescription::ConvertedResult &C : Frame.ConvertedResults) {
@@ -1391,8 +1409,8 @@ class CloneBuilder {
                             "::cilkpp::rt::continuation_seq); goto __cilkpp_settle_{0}; }} "
                             "if (false) {{ __cilkpp_settle_{0}: __frame->entry = {1}; if "
                             "(!::cilkpp::rt::sync(__w, __frame)) return; __cilkpp_resettle_{0}: "
-                            "::cilkpp::rt::rethrow_first_thrown(*__frame); }} ",
-                            T + 1, Tries.settleEntry(T))
+                            "{2}::cilkpp::rt::rethrow_first_thrown(*__frame); }} ",
+                            T + 1, Tries.settleEntry(T), releaseHeld())
               : std::string("} catch (...) { ::cilkpp::rt::settle_exception(__w, *__frame); } ");
       Final.InsertText(SM.getExpansionLoc(Block->getRBracLoc()), Settle, /*InsertAfter=*/true);
     }
@@ -1625,8 +1643,8 @@ class CloneBuilder {
         "}} catch (...) {{ ::cilkpp::rt::record_exception(__frame, ::std::current_exception(), "
         "::cilkpp::rt::continuation_seq); goto __cilkpp_unwind; }} "
         "__cilkpp_unwind: __frame->entry = {}; if (!::cilkpp::rt::sync(__w, __frame)) return; "
-        "__cilkpp_unwind_resume: {}::cilkpp::rt::complete_frame_exceptionally(__w, __frame, __frame->__cilkpp_seq); ",
-        unwindEntry(), DestroyLive);
+        "__cilkpp_unwind_resume: {}{}::cilkpp::rt::complete_frame_exceptionally(__w, __frame, __frame->__cilkpp_seq); ",
+        unwindEntry(), releaseHeld(), DestroyLive);
   }
 
   // What runs when control falls off the closing brace (in the resume

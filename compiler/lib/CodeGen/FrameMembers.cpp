@@ -95,6 +95,13 @@ std::vector<FrameMember> frameMembers(ASTContext &Ctx, const FrameDescription &F
     Members.push_back(bookkeeping(Ctx, C.Type, convertedResultName(C.Spawn), "{}"));
     Members.push_back(bookkeeping(Ctx, Ctx.BoolTy, convertPendingName(C.Spawn), " = false"));
   }
+  if (Frame.HoldsTemporaries) {
+    FrameMember Held;
+    Held.Name = "__cilkpp_held";
+    Held.Declaration = "::cilkpp::rt::HeldTemporaries __cilkpp_held;";
+    Held.NotPortable = "temporaries of spawned calls' arguments";
+    Members.push_back(std::move(Held));
+  }
   if (Frame.MayThrow) {
     Members.push_back(bookkeeping(Ctx, Ctx.UnsignedIntTy, "__cilkpp_seq", ""));
     Members.push_back(bookkeeping(Ctx, Ctx.UnsignedIntTy, "__cilkpp_spawns", " = 0"));

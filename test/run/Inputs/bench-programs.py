@@ -13,6 +13,7 @@ ARGUMENTS = {
     "lambda-template": ["20"],
     "procedure-forms": ["member-reads", "20"],
     "root-calls": ["1000"],
+    "spawn-temporaries": [["temporary", "12"], ["named", "12"]],
     "spawning-loop-bodies": [["spawn", "5000", "2"], ["call", "5000", "2"], ["recursive", "5000", "2"]],
     "string-fib": ["15"],
     "tiny-loop-bodies": ["store"],
