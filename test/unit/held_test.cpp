@@ -93,6 +93,15 @@ TEST_F(Held, AThrowingConstructionLeavesTheOthersToTheStatement) {
   EXPECT_EQ(destroyed, (std::vector<std::string>{"first"}));
 }
 
+TEST_F(Held, TheTypeComesFromTheLambdaWhenNotGiven) {
+  {
+    HeldScope held(&w);
+    Noted &&n = held.hold([] { return Noted("deduced"); });
+    EXPECT_EQ(n.name, "deduced");
+  }
+  EXPECT_EQ(destroyed, (std::vector<std::string>{"deduced"}));
+}
+
 TEST_F(Held, ScalarsAndOverAlignedTypesAreHeld) {
   HeldScope held(&w);
   const long &n = held.hold<long>([] { return 42L; });

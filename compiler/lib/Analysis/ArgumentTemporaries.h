@@ -11,11 +11,19 @@
 // kept elsewhere: the runtime's held storage (runtime/include/cilkpp/rt/
 // held.h), which lives until the child completes.
 //
+// An argument refers into a temporary when it makes one for a reference
+// parameter, or for a parameter of pointer or class type (which may point
+// into it: a `std::string_view`, a `std::pair<std::string_view, int>`).
+//
 // A temporary is held when it can be made again in place by a lambda that
-// returns it (`[&]() -> T { return s + "a"; }`): its type is nameable, not
-// an array; it is written in the file, outside a macro body; and its text
-// means the same inside a lambda (no __func__, no
-// std::source_location::current(), no structured binding before C++20).
+// returns it (`[&] { return s + "a"; }`, or `[&]() -> T { return "a"; }`
+// where the text converts to it, whose type T must then be nameable there):
+// not an array (a braced list's `std::initializer_list` array), with a public
+// destructor; it is written in the file, outside macros; and its text means
+// the same inside a lambda (no __func__, no std::source_location::current(),
+// also as a default argument, no structured binding before C++20). A default
+// argument that makes a temporary inside an argument (`g()` for `const
+// std::string &g(const std::string &s = "x")`) is not held either.
 // Temporaries made while another is (`std::string(s) + "b"` as a
 // std::string_view) are held too, by the same statement, inside its lambda.
 // Otherwise the spawn stays the plain call of the serial elision: correct,
@@ -47,7 +55,14 @@ struct ArgumentTemporaries {
 // CilkCallee: the callee is a cilk procedure, whose fast clone takes the
 // object of a called function object by address (a plain call's object is
 // a reference the spawn's statement binds, `auto &&__f = Fib{};`).
-ArgumentTemporaries argumentTemporaries(clang::ASTContext &Ctx, const SpawnSite &Site, bool CilkCallee);
+// Procedure: the function whose code makes them (see canHold).
+ArgumentTemporaries argumentTemporaries(clang::ASTContext &Ctx, const SpawnSite &Site,
+                                        const clang::FunctionDecl *Procedure, bool CilkCallee);
+
+// Whether the temporary is the value its text makes, a prvalue of its type
+// (no conversion, no bare braced list), so that a lambda returning the text
+// returns it.
+bool madeAsWritten(clang::ASTContext &Ctx, const clang::MaterializeTemporaryExpr *E);
 
 // The object a called function object is (`spawn Fib{}(n)`: `Fib{}`), or null.
 const clang::Expr *calledObject(const SpawnSite &Site);

@@ -669,7 +669,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
     if (const SpawnSite &S = Proc.Spawns[I]; S.Target && convertsResult(Ctx, S))
       Frame.ConvertedResults.push_back({I, S.Call->getCallReturnType(Ctx).getNonReferenceType().getUnqualifiedType()});
-  for (const SpawnSite &S : Proc.Spawns) Frame.HoldsTemporaries |= argumentTemporaries(Ctx, S, /*CilkCallee=*/true).holdable();
+  for (const SpawnSite &S : Proc.Spawns) Frame.HoldsTemporaries |= argumentTemporaries(Ctx, S, FD, /*CilkCallee=*/true).holdable();
   ParentMap PM(FD->getBody());
   dropCostlyOptionalPoints(Ctx, PM, Proc, Frame);
   ScopeWalker Walker(Proc, Frame);

@@ -14,6 +14,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 #include "Support/Movable.h"
+#include "Support/Nameable.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
@@ -69,12 +70,13 @@ class CloneBuilder {
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
         RemovedKeywords(RemovedKeywords), Kind(Kind), Tries(Ctx, Frame),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {
+    // (Before the throw points: a pack element's temporaries are not held.)
+    findPackExpansions();
     Tries.markThrowPoints([&](unsigned Spawn) { return hasThrowPoint(Spawn); });
   }
 
   std::optional<std::string> build() {
     collectWholeStatements();
-    findPackExpansions();
     // A discarded branch becomes `{}`: a statement with its `;` (which
     // would end an `if` before its `else`).
     const StringRef File = SM.getBufferData(SM.getMainFileID());
@@ -760,7 +762,7 @@ class CloneBuilder {
   // cilk callee (its fast clone adds it).
   const ArgumentTemporaries &temporariesOf(const SpawnSite &Site) const {
     auto [It, Inserted] = Temporaries.try_emplace(Site.Call);
-    if (Inserted) It->second = argumentTemporaries(Ctx, Site, Site.Callee && IsCilkCallee(Site.Callee));
+    if (Inserted) It->second = argumentTemporaries(Ctx, Site, FD, Site.Callee && IsCilkCallee(Site.Callee));
     return It->second;
   }
   mutable llvm::DenseMap<const CallExpr *, ArgumentTemporaries> Temporaries;
@@ -780,7 +782,9 @@ class CloneBuilder {
   }
 
   // Each held temporary made again in place by a lambda, in the HeldScope
-  // named __held.
+  // named __held: `__held.hold([&] { return s + "a"; })`, or with the type
+  // where the text converts to it (`"a"` to a std::string), unqualified
+  // (a volatile return type is deprecated).
   TextSubstitutions heldSubstitutions(const SpawnSite &Site) {
     TextSubstitutions Out = Substitutions;
     // (Inner ones first, rendered into the lambdas of those around them.)
@@ -788,13 +792,32 @@ class CloneBuilder {
     for (const MaterializeTemporaryExpr *E : temporariesOf(Site).Held) {
       const CharSourceRange R = fileRange(SM, E->getSourceRange());
       const unsigned Begin = SM.getFileOffset(R.getBegin()), End = offsetAfter(R.getEnd());
-      const QualType T = E->getType()->isRecordType() ? E->getType() : E->getType().getUnqualifiedType();
-      std::string Text = fmt::format("__held.hold<{0}>([&]() -> {0} {{ return {1}; }})", typeQualified(Ctx, T), render(R));
+      const std::string Value = render(R);
+      std::string Text;
+      if (madeAsWritten(Ctx, E)) {
+        Text = fmt::format("__held.hold([&] {{ return {}; }})", Value);
+      } else {
+        const std::string T = heldTypeSpelling(E->getType().getUnqualifiedType());
+        Text = fmt::format("__held.hold<{0}>([&]() -> {0} {{ return {1}; }})", T, Value);
+      }
       for (auto It = Out.lower_bound(Begin); It != Out.end() && It->first < End;) It = Out.erase(It);
       Out[Begin] = {End - Begin, std::move(Text)};
     }
     HeldSubstitutions = nullptr;
     return Out;
+  }
+  // The type as written (`::std::string`) unless an alias in it is a member
+  // this code may not name (a private `using Str = std::string`, or
+  // libstdc++'s `basic_string::__sv_type`): then as C++ sees it.
+  std::string heldTypeSpelling(QualType T) const {
+    for (QualType Sugar = T;;) {
+      const auto *Alias = Sugar->getAs<TypedefType>();
+      if (!Alias) break;
+      const AccessSpecifier Access = Alias->getDecl()->getAccess();
+      if (Access == AS_private || Access == AS_protected) return typeQualified(Ctx, T.getCanonicalType());
+      Sugar = Alias->desugar();
+    }
+    return typeQualified(Ctx, T);
   }
   // While set, render substitutes these (heldSubstitutions) instead.
   const TextSubstitutions *HeldSubstitutions = nullptr;
@@ -896,6 +919,12 @@ class CloneBuilder {
         continue;
       }
       QualType T = Params[I - First];
+      if (const CXXRecordDecl *Local = localClassIn(T); T->isReferenceType() && Local && Local->isLambda()) {
+        // (A lambda written in place for a `const F &`: its type has no name.)
+        Decls += fmt::format("auto &&{} = {}; ", Name, Value);
+        Args += fmt::format("static_cast<decltype({0}) &&>({0})", Name);
+        continue;
+      }
       if (T->isReferenceType()) {
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T, Name), Value);
         // (An lvalue reference passes as it is; the cast would be useless.)

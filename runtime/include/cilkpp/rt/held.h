@@ -113,6 +113,10 @@ class HeldScope {
   // Materializes make()'s result (of type T, which make returns by value, so
   // the object is constructed in place) and names it as the temporary would
   // be named: an xvalue.
+  template <class Make>
+  std::invoke_result_t<Make &> &&hold(Make &&make) {
+    return hold<std::invoke_result_t<Make &>>(std::forward<Make>(make));
+  }
   template <class T, class Make>
   T &&hold(Make &&make) {
     void *memory = detail::allocate_block<T>(w_);
