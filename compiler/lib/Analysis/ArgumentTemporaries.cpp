@@ -3,7 +3,6 @@
 #include "Support/Nameable.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -71,7 +70,6 @@ bool namesItsContext(const Expr *E, bool CPlusPlus20) {
   return F.Found;
 }
 
-
 // Parameters whose value may point into their argument's temporaries.
 bool mayReferToArgument(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
@@ -135,7 +133,9 @@ ArgumentTemporaries argumentTemporaries(ASTContext &Ctx, const SpawnSite &Site, 
                                         bool CilkCallee) {
   TemporaryCollector Collector;
   auto Collect = [&](const Expr *E) { Collector.TraverseStmt(const_cast<Expr *>(E)); };
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call); Member && Member->getImplicitObjectArgument())
+  // (A plain callee's object is evaluated in its call, which keeps it.)
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call);
+      Member && Member->getImplicitObjectArgument() && CilkCallee)
     Collect(Member->getImplicitObjectArgument());
   const Expr *Object = calledObject(Site);
   if (Object && CilkCallee) Collect(Object);

@@ -53,8 +53,9 @@ struct ArgumentTemporaries {
 };
 
 // CilkCallee: the callee is a cilk procedure, whose fast clone takes the
-// object of a called function object by address (a plain call's object is
-// a reference the spawn's statement binds, `auto &&__f = Fib{};`).
+// object of a member call or called function object by address (a plain
+// call evaluates its object in the call, or binds it to a reference of the
+// spawn's statement, `auto &&__f = Fib{};`).
 // Procedure: the function whose code makes them (see canHold).
 ArgumentTemporaries argumentTemporaries(clang::ASTContext &Ctx, const SpawnSite &Site,
                                         const clang::FunctionDecl *Procedure, bool CilkCallee);
