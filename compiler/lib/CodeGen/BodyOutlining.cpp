@@ -8,6 +8,7 @@
 #include "CodeGen/SourceText.h"
 #include "CodeGen/UnusedAliases.h"
 #include "Sema/ParallelLoops.h"
+#include "Support/Instantiations.h"
 #include "Support/Nameable.h"
 #include "Support/SourceRanges.h"
 
@@ -120,6 +121,9 @@ class OuterUses : public RecursiveASTVisitor<OuterUses> {
     // The host template's parameter: the outlined template has it too.
     if (isa<NonTypeTemplateParmDecl>(D)) return true;
     if (const auto *V = dyn_cast<VarDecl>(D); V && !V->hasLocalStorage() && !V->isStaticLocal()) return true;
+    // A local lambda's or class's member is reached through its object (a
+    // variable, looked at on its own) or its class (a type).
+    if (isa<CXXMethodDecl>(D)) return true;
     if (!isa<VarDecl, BindingDecl>(D)) {
       Blocker = D;  // a local enumerator or function declaration
       return true;
@@ -321,10 +325,13 @@ class Outliner {
   // procedure).
   bool outline(const Region &R, const std::vector<Region> &Regions, bool AsClosure, bool Spawns) {
     AliasesToMark.clear();
+    DeducedTypes.clear();
+    ClosureTypeArguments.clear();
     const FunctionDecl *Host = hostFunction(R, Regions);
     if (!Host) return refuse("it is not inside a function body");
+    CurrentHost = Host;
     if (!hostAllowsOutlining(Host, R)) return false;
-    const std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda, WhyNot);
+    std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda, WhyNot);
     if (!Template) return false;
     // A named closure is a plain class. For a lambda that does not spawn,
     // a generic one's gets a member template operator(), and one in a
@@ -383,6 +390,23 @@ class Outliner {
       if (!referenceParameters(Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     }
+    // The types of variables known only per instantiation, which the call
+    // deduces (deducedPerInstantiation).
+    std::vector<std::string> DeducedParameters;
+    for (const auto &Deduced : DeducedTypes) DeducedParameters.push_back("class " + Deduced.second);
+    Template->appendParameters(DeducedParameters);
+    // A named closure's own template head and the arguments its
+    // construction names: the host's parameters in a function template,
+    // and the captures' deduced types.
+    std::string ClosureHead, ClosureArguments;
+    if (TemplateClosure) {
+      ClosureHead = Template->Head;
+      ClosureArguments = Template->argumentsWith(ClosureTypeArguments);
+    } else if (!DeducedParameters.empty()) {
+      ClosureHead = fmt::format("template <{}> ", fmt::join(DeducedParameters, ", "));
+      ClosureArguments = fmt::format("<{}>", fmt::join(ClosureTypeArguments, ", "));
+    }
+    if (AsClosure && !ClosureTypeArguments.empty()) includeHeader("type_traits");
     std::vector<TextEdit> Edits = declaredTypesOfOuterVariables(R, Uses);
     // A handler's frame may resume on another thread, where no exception is
     // being handled: `throw;` rethrows the one its call passed on.
@@ -396,13 +420,7 @@ class Outliner {
                            "::std::rethrow_exception(__cilkpp_handled)"});
         }
         Params.push_back({"::std::exception_ptr __cilkpp_handled", "::std::current_exception()", "__cilkpp_handled"});
-        if (!IncludedExceptionHeader) {
-          // <exception> declares what the moved block now names; the #line
-          // keeps the file's own line numbers.
-          const SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
-          Main.InsertTextBefore(Start, "#include <exception>\n" + lineDirective(1, FileName));
-          IncludedExceptionHeader = true;
-        }
+        includeHeader("exception");
       }
     }
     const Decl *NamedByBody = R.Lambda ? R.Lambda->getCallOperator() : Host;
@@ -440,7 +458,7 @@ class Outliner {
     std::optional<std::string> Closure;
     if (AsClosure) {
       Closure = closureClass(*R.Lambda, ClosureName, Qualifier, Name + Template->Arguments, Params, ThisMember,
-                             Template->ClassHead + (TemplateClosure ? Template->Head : ""),
+                             Template->ClassHead + ClosureHead,
                              GenericClosure ? Template->Head : "");
       if (!Closure) return refuse("its parameters cannot be declared outside it");
     }
@@ -456,7 +474,7 @@ class Outliner {
       if (!ThisMember.empty()) Initializers.push_back("this");
       for (const Parameter &P : Params)
         if (!P.Member.empty()) Initializers.push_back(P.Initializer);
-      Call = fmt::format("{}{}{{{}}}{}", ClosureName, TemplateClosure ? Template->Arguments : "",
+      Call = fmt::format("{}{}{{{}}}{}", ClosureName, ClosureArguments,
                          fmt::join(Initializers, ", "), Lines);
     } else {
       // A handler that ends by throwing still visibly does (`throw;` is
@@ -490,7 +508,7 @@ class Outliner {
       // host's own definition is.
       Main.InsertTextBefore(SM.getExpansionLoc(Method->getParent()->getBraceRange().getEnd()),
                             fmt::format(" private: {}{}{}; {}", Template->Head, Instance ? "" : "static ", Signature,
-                                        AsClosure ? fmt::format("public: {}struct {}; ", TemplateClosure ? Template->Head : "", ClosureName)
+                                        AsClosure ? fmt::format("public: {}struct {}; ", ClosureHead, ClosureName)
                                                   : ""));
       // (The result type trails, so that it is looked up in the class, as
       // the lambda's was: `-> Elem` for a member alias.)
@@ -539,7 +557,9 @@ class Outliner {
       if (TL.getBeginLoc().isMacroID() || TL.getEndLoc().isMacroID()) continue;
       const unsigned Begin = SM.getFileOffset(TL.getBeginLoc());
       const unsigned End = SM.getFileOffset(Lexer::getLocForEndOfToken(TL.getEndLoc(), 0, SM, Ctx.getLangOpts()));
-      Edits.push_back({Begin, End - Begin, typeQualified(Ctx, D->getType())});
+      const auto Deduced = DeducedTypes.find(D);
+      Edits.push_back(
+          {Begin, End - Begin, Deduced != DeducedTypes.end() ? Deduced->second : typeQualified(Ctx, D->getType())});
     }
     return Edits;
   }
@@ -668,10 +688,29 @@ class Outliner {
       const QualType Stored = D->getType().getNonReferenceType();
       QualType T = Stored;
       if (ByCopy && Op->isConst()) T.addConst();
-      // (In a template, a local declared `auto` has no type to write yet: one
-      // holding a lambda never has.)
-      if (Stored->isUndeducedType() || (Stored->isDependentType() && Stored->getContainedDeducedType()))
-        return refuse(fmt::format("'{}', which it captures, is declared 'auto' in a template", D->getName()));
+      if (deducedPerInstantiation(Stored)) {
+        // (Its initializer, which decltype would have to name, is the
+        // lambda's own.)
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->isInitCapture())
+          return refuse(fmt::format("its capture '{}' has a type that depends on a template parameter",
+                                    D->getName()));
+        if (!nameableInInstantiations(D))
+          return refuse(fmt::format("the type of '{}', which it captures, cannot be named outside its function",
+                                    D->getName()));
+        const std::string Type = deducedTypeOf(D), Name = D->getName().str();
+        Parameter P{fmt::format("{}{}{} &{}", Uses.Vars.count(D) ? "" : "[[maybe_unused]] ",
+                                T.isConstQualified() ? "const " : "", Type, Name),
+                    Name, Name};
+        // A named closure class is a template over it too, and its
+        // construction names it (a copy is never const: see below).
+        P.Member = fmt::format("{} {}{};", Type, ByCopy ? "" : "*", Name);
+        P.Initializer = ByCopy ? Name : fmt::format("__builtin_addressof({})", Name);
+        P.Forwarded = fmt::format("{}{}", ByCopy ? "" : "*", Name);
+        const std::string Declared = fmt::format("::std::remove_reference_t<decltype({})>", Name);
+        ClosureTypeArguments.push_back(ByCopy ? fmt::format("::std::remove_cv_t<{}>", Declared) : Declared);
+        Params.push_back(std::move(P));
+        return true;
+      }
       if (!isNameableOutsideFunction(T))
         return refuse(fmt::format("the type of '{}', which it captures, cannot be named outside its function",
                                   D->getName()));
@@ -816,8 +855,13 @@ class Outliner {
   bool referenceParameters(const OuterUses &Uses, std::vector<Parameter> &Params, const ValueDecl *Skip = nullptr) {
     for (const auto &[D, Type] : Uses.Vars) {
       if (D == Skip) continue;
-      if (!isNameableOutsideFunction(Type))
+      const bool Deduced = deducedPerInstantiation(Type);
+      if (Deduced ? !nameableInInstantiations(D) : !isNameableOutsideFunction(Type))
         return refuse(fmt::format("the type of '{}', which it uses, cannot be named outside its function", D->getName()));
+      if (Deduced) {
+        Params.push_back({deducedTypeOf(D) + " &" + D->getName().str(), D->getName().str(), D->getName().str()});
+        continue;
+      }
       Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(Type), D->getName()), D->getName().str(),
                         D->getName().str()});
     }
@@ -827,15 +871,55 @@ class Outliner {
   // The variables the body uses, by reference; the loop variable by value.
   bool loopParameters(const ParallelLoop &L, const OuterUses &Uses, std::vector<Parameter> &Params) {
     if (!referenceParameters(Uses, Params, L.Var)) return false;
-    if (!isNameableOutsideFunction(L.Var->getType()))
-      return refuse(fmt::format("the type of its loop variable '{}' cannot be named outside its function",
-                                L.Var->getName()));
+    const std::string Name = L.Var->getName().str();
+    const bool Deduced = deducedPerInstantiation(L.Var->getType());
+    if (Deduced ? !nameableInInstantiations(L.Var) : !isNameableOutsideFunction(L.Var->getType()))
+      return refuse(fmt::format("the type of its loop variable '{}' cannot be named outside its function", Name));
+    if (Deduced) {
+      Params.push_back({deducedTypeOf(L.Var) + " " + Name, Name, Name});
+      return true;
+    }
     // (An iterator of a view, `std::ranges::iota_view<long, long>::_Iterator`.)
     if (!spellsHiddenType(L.Var, L.Var->getType(), "its loop variable")) return false;
-    Params.push_back({declareQualified(Ctx, L.Var->getType(), L.Var->getName()), L.Var->getName().str(),
-                      L.Var->getName().str()});
+    Params.push_back({declareQualified(Ctx, L.Var->getType(), Name), Name, Name});
     return true;
   }
+
+  // A variable declared `auto` in a template has no type to write until an
+  // instantiation deduces it, nor one whose type names another variable
+  // (`std::vector<decltype(it)>`); the moved body (a template then) deduces
+  // it from the call's argument instead, as a parameter of its own:
+  // `__cilkpp_type_of_n &n`.
+  static bool deducedPerInstantiation(QualType T) {
+    return T->isUndeducedType() || (T->isDependentType() && (T->getContainedDeducedType() || namesVariable(T)));
+  }
+  // Whether D's counterpart in each instantiation of the host has a type
+  // that the moved body's instantiations can name (not a lambda's).
+  bool nameableInInstantiations(const ValueDecl *D) const {
+    struct Counterpart : RecursiveASTVisitor<Counterpart> {
+      SourceLocation At;
+      const ValueDecl *Found = nullptr;
+      bool VisitValueDecl(ValueDecl *V) {
+        if (V->getLocation() == At) Found = V;
+        return !Found;
+      }
+    };
+    for (const FunctionDecl *Instance : instantiationsOf(CurrentHost)) {
+      Counterpart Finder;
+      Finder.At = D->getLocation();
+      Finder.TraverseStmt(Instance->getBody());
+      if (Finder.Found && !isNameableOutsideFunction(Finder.Found->getType().getNonReferenceType())) return false;
+    }
+    return true;
+  }
+  const FunctionDecl *CurrentHost = nullptr;
+
+  std::string deducedTypeOf(const ValueDecl *D) {
+    return DeducedTypes.insert({D, "__cilkpp_type_of_" + D->getName().str()}).first->second;
+  }
+  llvm::MapVector<const ValueDecl *, std::string> DeducedTypes;
+  // What a named closure's construction passes for each of DeducedTypes.
+  std::vector<std::string> ClosureTypeArguments;
 
   // The text that moves: a lambda's body, or a loop's with its `continue`s
   // (of this loop) made `return`s.
@@ -919,7 +1003,14 @@ class Outliner {
   Rewriter &Main;
   StringRef FileName;
   FreshNames Names;
-  bool IncludedExceptionHeader = false;
+  // A standard header declares what the moved text now names; the #line
+  // keeps the file's own line numbers.
+  void includeHeader(StringRef Header) {
+    if (!IncludedHeaders.insert(Header).second) return;
+    const SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
+    Main.InsertTextBefore(Start, fmt::format("#include <{}>\n{}", Header, lineDirective(1, FileName)));
+  }
+  llvm::StringSet<> IncludedHeaders;
   std::string WhyNot;
 };
 

@@ -221,10 +221,21 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
       Params.push_back(Kind + " " + inventedName(Invented->getIndex()));
     }
   }
-  if (Params.empty()) return Result;
-  Result.Head = fmt::format("template <{}> ", fmt::join(Params, ", "));
-  if (!Arguments.empty()) Result.Arguments = fmt::format("<{}>", fmt::join(Arguments, ", "));
+  Result.appendParameters(Params);
+  Result.Named = Arguments;
+  Result.Arguments = Result.argumentsWith({});
   return Result;
+}
+
+std::string OutlinedTemplate::argumentsWith(const std::vector<std::string> &More) const {
+  std::vector<std::string> All = Named;
+  All.insert(All.end(), More.begin(), More.end());
+  return All.empty() ? "" : fmt::format("<{}>", fmt::join(All, ", "));
+}
+
+void OutlinedTemplate::appendParameters(const std::vector<std::string> &More) {
+  Parameters.insert(Parameters.end(), More.begin(), More.end());
+  if (!Parameters.empty()) Head = fmt::format("template <{}> ", fmt::join(Parameters, ", "));
 }
 
 std::optional<std::string> genericParameterDeclaration(ASTContext &Ctx, const ParmVarDecl *P) {

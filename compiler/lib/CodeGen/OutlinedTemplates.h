@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cilkpp {
 
@@ -24,7 +25,15 @@ struct OutlinedTemplate {
   // head as that definition writes it ("template <class T> "), which the
   // moved body's definition outside the class repeats before Head.
   std::string ClassHead;
+  // The head's parameters, as written there, and the names of those that
+  // Arguments names.
+  std::vector<std::string> Parameters, Named;
   bool empty() const { return Head.empty(); }
+  // Adds parameters after those of the head (and remakes it): also ones
+  // that the call deduces from its arguments ("class __cilkpp_type_of_n").
+  void appendParameters(const std::vector<std::string> &More);
+  // Arguments with More after them ("<T, long>").
+  std::string argumentsWith(const std::vector<std::string> &More) const;
 };
 
 // nullopt, with WhyNot saying why, when the body cannot move as a template:

@@ -440,7 +440,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   if (Head.Count == 0) {
     After += fmt::format("CILKPP_CLONES_BEGIN {} {}\n", Fast, *FastBody);
   } else {
-    const std::string Tail = fastSignature(Ctx, FD, "[[gnu::noinline]] " + (Member ? Storage : std::string("static ")),
+    const std::string Tail = fastSignature(Ctx, FD, "[[__gnu__::__noinline__]] " + (Member ? Storage : std::string("static ")),
                                            Names.Scope + fastTailName(Names), /*WithDefaults=*/false,
                                            readOnlyByHead(FD, Head));
     After += fmt::format("CILKPP_CLONES_BEGIN {} {}\n", Tail, *FastBody);
@@ -544,7 +544,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     } else {
       const std::string Tail =
           fastSignature(Ctx, FD, "", I.Names.Scope + fastTailName(I.Names) + Arguments, /*WithDefaults=*/false);
-      AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}[[gnu::noinline]] inline {} {}\n", Header, Tail, *FastBody);
+      AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}[[__gnu__::__noinline__]] inline {} {}\n", Header, Tail, *FastBody);
       AtEnd += lineDirective(BodyLine, FileName) + Specialization + Fast + " " +
                fastCloneHeadBody(Ctx, FD, I.Names, Head, FileName, Arguments) + "\n";
     }

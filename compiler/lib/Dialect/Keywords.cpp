@@ -25,7 +25,7 @@ struct KeywordSpelling {
 // `sync` expands to an expression statement the AST can point at; `spawn`
 // expands to nothing, so the spawned call is an ordinary call in the AST.
 constexpr KeywordSpelling Keywords[] = {
-    {"cilk", KeywordKind::Cilk, "__attribute__((annotate(\"cilkpp.procedure\")))"},
+    {"cilk", KeywordKind::Cilk, "__attribute__((__annotate__(\"cilkpp.procedure\")))"},
     {"spawn", KeywordKind::Spawn, ""},
     {"cilk_spawn", KeywordKind::Spawn, "", "", true},
     {"sync", KeywordKind::Sync, "(void)0"},

@@ -65,7 +65,7 @@ struct nondeduced {
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 template <class T>
-[[gnu::always_inline]] inline void init_field(T &field, const typename nondeduced<T>::type &value) noexcept {
+[[__gnu__::__always_inline__]] inline void init_field(T &field, const typename nondeduced<T>::type &value) noexcept {
   // (Or what a byte copy needs: g++ in C++20 says std::pair<const K, V>,
   // whose assignment is deleted, is not trivially copyable; the translator's
   // clang says it is.)
@@ -178,7 +178,7 @@ inline void child_done(Worker *w, Frame *parent) noexcept {
 template <class R>
 using stolen_result_t = std::conditional_t<std::is_trivially_copyable_v<R>, R, R &&>;
 template <class R>
-[[gnu::noinline, gnu::cold]] void parent_stolen(Worker *w, Frame *parent, R *slot,
+[[__gnu__::__noinline__, __gnu__::__cold__]] void parent_stolen(Worker *w, Frame *parent, R *slot,
                                                  stolen_result_t<R> value) noexcept {
   if (w->escaping) return;
   Frame *target = current_location(parent);
@@ -189,7 +189,7 @@ template <class R>
 // The same for a result converted into a target of another type (a plain
 // callee's, returned by value: it never escapes).
 template <class T, class R>
-[[gnu::noinline, gnu::cold]] void parent_stolen_converting(Worker *w, Frame *parent, T *slot, R value) noexcept {
+[[__gnu__::__noinline__, __gnu__::__cold__]] void parent_stolen_converting(Worker *w, Frame *parent, T *slot, R value) noexcept {
   Frame *target = current_location(parent);
   *static_cast<T *>(relocate_slot(slot, parent, target)) = static_cast<T>(value);
   w->escaping = true;

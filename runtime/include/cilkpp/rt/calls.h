@@ -28,7 +28,7 @@ inline void begin_call(Frame *f) noexcept { f->visibility = Visibility::calling;
 
 // The callee escaped: its frames, and so the caller's, belong to other
 // workers. Gives the caller's continuation count back.
-[[gnu::noinline, gnu::cold]] void call_escaped(Worker *w, Frame *f) noexcept;
+[[__gnu__::__noinline__, __gnu__::__cold__]] void call_escaped(Worker *w, Frame *f) noexcept;
 
 // After the call. True: it returned its result here, go on. False: it
 // escaped; the caller returns at once, as after a stolen continuation.

@@ -110,7 +110,7 @@ class TheDeque {
            reinterpret_cast<std::uintptr_t>(tail_.load(std::memory_order_acquire));
   }
 
-  [[gnu::noinline, gnu::cold]] bool pop_conflict() noexcept {
+  [[__gnu__::__noinline__, __gnu__::__cold__]] bool pop_conflict() noexcept {
     T **t = tail_.load(std::memory_order_relaxed);
     tail_.store(t + 1, std::memory_order_release);
     SpinLockGuard guard(lock_);
@@ -126,7 +126,7 @@ class TheDeque {
   // The tail reached the end of the array: compact or grow. Returns the new
   // tail. Moving at most half an array per compaction keeps pushes O(1)
   // amortised.
-  [[gnu::noinline, gnu::cold]] T **make_room() noexcept {
+  [[__gnu__::__noinline__, __gnu__::__cold__]] T **make_room() noexcept {
     SpinLockGuard guard(lock_);
     T **const h = head_.load(std::memory_order_relaxed);
     const std::size_t live = static_cast<std::size_t>(tail_.load(std::memory_order_relaxed) - h);

@@ -45,11 +45,11 @@ void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq);
 // for. False: a thief runs the continuation; the exception was handed to it
 // (rethrown at its next sync) and the caller returns at once, as after
 // parent_stolen.
-[[gnu::cold]] bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
+[[__gnu__::__cold__]] bool spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
 // After spawn_threw returned true (or the procedure's own code threw in a
 // try block, the exception recorded after every child) and the parent's
 // sync: throws the first exception in serial order among those recorded.
-[[noreturn, gnu::cold]] void rethrow_first_thrown(Frame &parent);
+[[noreturn, __gnu__::__cold__]] void rethrow_first_thrown(Frame &parent);
 
 // On the resume path, an exception leaving a try block that holds no
 // continuation point (before the block's handlers see it): children spawned
@@ -58,17 +58,17 @@ void record_exception(Frame *f, std::exception_ptr error, std::uint32_t seq);
 // suspend at), then throws what the earliest of them threw, else rethrows
 // the exception being handled. Blocks with points settle by suspending
 // instead (rethrow_first_thrown).
-[[noreturn, gnu::cold]] void settle_exception(Worker *w, Frame &f);
+[[noreturn, __gnu__::__cold__]] void settle_exception(Worker *w, Frame &f);
 
 // A spawned call threw in a fast clone, whose frame may be latent
 // (exposure.h) and has no other child running: true, the caller rethrows;
 // false as for spawn_threw.
-[[gnu::cold]] bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
+[[__gnu__::__cold__]] bool fast_spawn_threw(Worker *w, Frame *parent, std::uint32_t seq) noexcept;
 
 // Ends a frame whose procedure threw on the resume path, after its children
 // have completed: frees it and hands the exception and the count to the
 // parent. seq_in_parent: the frame's position among its parent's children.
-[[gnu::cold]] void complete_frame_exceptionally(Worker *w, Frame *f, std::uint32_t seq_in_parent) noexcept;
+[[__gnu__::__cold__]] void complete_frame_exceptionally(Worker *w, Frame *f, std::uint32_t seq_in_parent) noexcept;
 
 // A root call waited for a callee that completed elsewhere:
 // rethrows what the callee threw, if anything.

@@ -29,7 +29,7 @@
 namespace cilkpp::rt {
 
 // Pushes the oldest latent frame among f and its ancestors; clears the request.
-[[gnu::noinline, gnu::cold]] void expose_oldest(Worker *w, Frame *f) noexcept;
+[[__gnu__::__noinline__, __gnu__::__cold__]] void expose_oldest(Worker *w, Frame *f) noexcept;
 
 // Pushes the oldest latent frame among f and its ancestors, leaving the
 // requests alone (poll.h).

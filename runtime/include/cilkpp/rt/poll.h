@@ -22,6 +22,6 @@ inline bool poll_requested(Worker *w) noexcept { return __builtin_expect(w->atte
 // saved and whose entry names the poll point. True: f was mugged, it belongs
 // to another worker now and the caller returns at once, as after a stolen
 // continuation (Worker::escaping is set).
-[[gnu::noinline, gnu::cold]] bool poll(Worker *w, Frame *f) noexcept;
+[[__gnu__::__noinline__, __gnu__::__cold__]] bool poll(Worker *w, Frame *f) noexcept;
 
 }  // namespace cilkpp::rt
