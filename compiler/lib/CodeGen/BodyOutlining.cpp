@@ -1130,6 +1130,22 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
     Closures.insert(&*It);
     if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
   }
+  // So do lambdas that a spawning body uses from its function (a helper
+  // lambda that a recursive spawning lambda calls): the body, moved out,
+  // names their types.
+  const std::vector<const Region *> SpawningBodies = Candidates;
+  for (const Region *R : SpawningBodies) {
+    if (!Spawning.contains(R)) continue;
+    OuterUses Used(SM, *R);
+    Used.TraverseStmt(const_cast<Stmt *>(R->body()));
+    for (const auto &[V, L] : Stored.Found) {
+      if (!Used.Vars.count(V)) continue;
+      auto It = llvm::find_if(Regions, [&, L = L](const Region &Other) { return Other.Lambda == L; });
+      if (It == Regions.end()) continue;
+      Closures.insert(&*It);
+      if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
+    }
+  }
   // Lambdas passed to templates that spawn become named closures.
   for (const CXXRecordDecl *Closure : unnamedTemplateArguments(Ctx, Uses).Closures) {
     // (A lambda in a class template's member has a closure type per
