@@ -2,6 +2,7 @@
 // (docs/signatures.md), guided by the signature tables. It refuses what the
 // decoder would refuse, so that a frame that cannot travel is found out
 // where it can still run.
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -110,6 +111,16 @@ bool Encoder::scalars(const ValueType &type, const std::uint8_t *first, std::siz
   if (const char *problem = native_size_problem(kind, type.native_size)) return fail(problem);
   std::uint8_t *to = grow(n * width);
   if (!to) return false;
+  // A frame holds its variables before they are live (`bool ok = spawn
+  // f();` until the result arrives), with whatever bytes were there: a
+  // bool other than 0 or 1 goes as true (a decoder still rejects one).
+  if (kind == CanonicalKind::boolean) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t *bytes = first + i * type.native_size;
+      to[i] = std::any_of(bytes, bytes + type.native_size, [](std::uint8_t b) { return b != 0; }) ? 1 : 0;
+    }
+    return true;
+  }
   if (native_is_canonical(type, order_)) {
     if (n) std::memcpy(to, first, n * width);
     return true;

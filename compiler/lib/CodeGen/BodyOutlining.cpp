@@ -542,7 +542,7 @@ class Outliner {
   // The moved body receives the variables it uses from around it by
   // reference, so `decltype(v)` there would name a reference type: each
   // becomes the variable's declared type, spelled.
-  std::vector<TextEdit> declaredTypesOfOuterVariables(const Region &R, const OuterUses &Uses) const {
+  std::vector<TextEdit> declaredTypesOfOuterVariables(const Region &R, const OuterUses &Uses) {
     struct Finder : RecursiveASTVisitor<Finder> {
       bool VisitDecltypeTypeLoc(DecltypeTypeLoc TL) {
         if (const auto *E = dyn_cast<DeclRefExpr>(TL.getUnderlyingExpr())) Found.push_back({TL, E->getDecl()});
@@ -558,8 +558,14 @@ class Outliner {
       const unsigned Begin = SM.getFileOffset(TL.getBeginLoc());
       const unsigned End = SM.getFileOffset(Lexer::getLocForEndOfToken(TL.getEndLoc(), 0, SM, Ctx.getLangOpts()));
       const auto Deduced = DeducedTypes.find(D);
-      Edits.push_back(
-          {Begin, End - Begin, Deduced != DeducedTypes.end() ? Deduced->second : typeQualified(Ctx, D->getType())});
+      std::string Type = Deduced != DeducedTypes.end() ? Deduced->second : typeQualified(Ctx, D->getType());
+      // (`int[4] &a` is no declaration: the moved body's reference parameter
+      // gives the type through decltype instead.)
+      if (Deduced == DeducedTypes.end() && declaratorWrapsName(Ctx, D->getType())) {
+        Type = fmt::format("::std::remove_reference_t<decltype({})>", D->getName());
+        includeHeader("type_traits");
+      }
+      Edits.push_back({Begin, End - Begin, Type});
     }
     return Edits;
   }
@@ -694,6 +700,8 @@ class Outliner {
         if (const auto *V = dyn_cast<VarDecl>(D); V && V->isInitCapture())
           return refuse(fmt::format("its capture '{}' has a type that depends on a template parameter",
                                     D->getName()));
+        if (declaredDecltypeAuto(D))
+          return refuse(fmt::format("it captures '{}', declared 'decltype(auto)' in a template", D->getName()));
         if (!nameableInInstantiations(D))
           return refuse(fmt::format("the type of '{}', which it captures, cannot be named outside its function",
                                     D->getName()));
@@ -856,6 +864,8 @@ class Outliner {
     for (const auto &[D, Type] : Uses.Vars) {
       if (D == Skip) continue;
       const bool Deduced = deducedPerInstantiation(Type);
+      if (Deduced && declaredDecltypeAuto(D))
+        return refuse(fmt::format("it uses '{}', declared 'decltype(auto)' in a template", D->getName()));
       if (Deduced ? !nameableInInstantiations(D) : !isNameableOutsideFunction(Type))
         return refuse(fmt::format("the type of '{}', which it uses, cannot be named outside its function", D->getName()));
       if (Deduced) {
@@ -875,13 +885,15 @@ class Outliner {
     const bool Deduced = deducedPerInstantiation(L.Var->getType());
     if (Deduced ? !nameableInInstantiations(L.Var) : !isNameableOutsideFunction(L.Var->getType()))
       return refuse(fmt::format("the type of its loop variable '{}' cannot be named outside its function", Name));
+    // (A body need not use it: `cilk_for (int i = 0; i < n; ++i) spawn work();`.)
+    const std::string Unused = Uses.Vars.count(L.Var) ? "" : "[[maybe_unused]] ";
     if (Deduced) {
-      Params.push_back({deducedTypeOf(L.Var) + " " + Name, Name, Name});
+      Params.push_back({Unused + deducedTypeOf(L.Var) + " " + Name, Name, Name});
       return true;
     }
     // (An iterator of a view, `std::ranges::iota_view<long, long>::_Iterator`.)
     if (!spellsHiddenType(L.Var, L.Var->getType(), "its loop variable")) return false;
-    Params.push_back({declareQualified(Ctx, L.Var->getType(), Name), Name, Name});
+    Params.push_back({Unused + declareQualified(Ctx, L.Var->getType(), Name), Name, Name});
     return true;
   }
 
@@ -891,7 +903,27 @@ class Outliner {
   // it from the call's argument instead, as a parameter of its own:
   // `__cilkpp_type_of_n &n`.
   static bool deducedPerInstantiation(QualType T) {
-    return T->isUndeducedType() || (T->isDependentType() && (T->getContainedDeducedType() || namesVariable(T)));
+    return T->isUndeducedType() ||
+           (T->isDependentType() && (T->getContainedDeducedType() || namesVariable(T) ||
+                                     // (A structured binding's, or a generic lambda's `auto` parameter.)
+                                     T->isSpecificBuiltinType(BuiltinType::Dependent) || namesInventedParameter(T)));
+  }
+  static bool namesInventedParameter(QualType T) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool VisitTemplateTypeParmType(TemplateTypeParmType *P) {
+        Found = Found || (P->getDecl() && P->getDecl()->isImplicit());
+        return !Found;
+      }
+      bool Found = false;
+    } F;
+    F.TraverseType(T);
+    return F.Found;
+  }
+  // A `decltype(auto)` variable may be a reference in one instantiation and
+  // not in another: `decltype(d)` in the moved body could not say which.
+  static bool declaredDecltypeAuto(const ValueDecl *D) {
+    const auto *Auto = D->getType()->getContainedAutoType();
+    return Auto && Auto->isDecltypeAuto() && D->getType()->isDependentType();
   }
   // Whether D's counterpart in each instantiation of the host has a type
   // that the moved body's instantiations can name (not a lambda's).

@@ -479,6 +479,12 @@ class CloneBuilder {
       bool TraverseDecltypeTypeLoc(DecltypeTypeLoc TL) {
         const auto *DR = dyn_cast<DeclRefExpr>(TL.getUnderlyingExpr());
         const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+        // (An instantiation keeps a non-dependent `decltype(x)` of its
+        // template, naming the template's variable: its own is at the same
+        // place.)
+        if (V && !B.Frame.field(V))
+          for (const FrameField &F : B.Frame.Fields)
+            if (F.Var->getLocation() == V->getLocation()) V = F.Var;
         const CharSourceRange R = fileRange(B.SM, TL.getSourceRange());
         if (V && B.accessesFrame(V) && !V->getType()->isDependentType() && R.isValid() &&
             B.SM.isWrittenInMainFile(R.getBegin()) && !TL.getBeginLoc().isMacroID() && !TL.getEndLoc().isMacroID()) {
