@@ -560,7 +560,9 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   // a specialization must precede its first use.
   const SourceLocation End = SM.getLocForEndOfFile(SM.getMainFileID());
   auto AsHere = [&](const std::string &Text) {
-    return Settings.Macros ? Settings.Macros->macrosAsAt(SM, Ctx.getLangOpts(), SM.getFileOffset(RBrace), Text) : Text;
+    return Settings.Macros ? Settings.Macros->macrosAsAt(SM, Ctx.getLangOpts(), SM.getFileOffset(RBrace),
+                                                         SM.getFileOffset(Begin), SM.getFileOffset(RBrace), Text)
+                           : Text;
   };
   Main.InsertTextBefore(End, AsHere(fmt::format("\n{}", inScope(Scope, lineDirective(BeginLine, FileName) + Declarations))));
   Main.InsertTextAfter(End, AsHere(inScope(Scope, AtEnd)));

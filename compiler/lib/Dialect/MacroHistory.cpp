@@ -1,6 +1,5 @@
 #include "Dialect/MacroHistory.h"
 
-#include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "llvm/ADT/StringSet.h"
@@ -21,6 +20,28 @@ void MacroHistoryRecorder::record(const Token &Name, const MacroInfo *Definition
       {At.isValid() ? SM.getFileOffset(At) : 0, Definition});
 }
 
+void MacroHistoryRecorder::recordUse(const Token &Name) {
+  // (Only uses written in the main file, or in a macro expanded there: the
+  // translation rewrites nothing else.)
+  const SourceLocation At = SM.getExpansionLoc(Name.getLocation());
+  if (SM.getFileID(At) == SM.getMainFileID())
+    History.Uses[Name.getIdentifierInfo()->getName()].push_back(SM.getFileOffset(At));
+}
+
+void MacroHistoryRecorder::MacroExpands(const Token &Name, const MacroDefinition &, SourceRange, const MacroArgs *) {
+  recordUse(Name);
+}
+
+void MacroHistoryRecorder::Defined(const Token &Name, const MacroDefinition &, SourceRange) { recordUse(Name); }
+
+void MacroHistoryRecorder::Ifdef(SourceLocation, const Token &Name, const MacroDefinition &) { recordUse(Name); }
+
+void MacroHistoryRecorder::Ifndef(SourceLocation, const Token &Name, const MacroDefinition &) { recordUse(Name); }
+
+void MacroHistoryRecorder::Elifdef(SourceLocation, const Token &Name, const MacroDefinition &) { recordUse(Name); }
+
+void MacroHistoryRecorder::Elifndef(SourceLocation, const Token &Name, const MacroDefinition &) { recordUse(Name); }
+
 void MacroHistoryRecorder::MacroDefined(const Token &Name, const MacroDirective *MD) {
   record(Name, MD->getMacroInfo());
 }
@@ -38,27 +59,56 @@ const MacroInfo *meaningAt(const std::vector<MacroEvent> &Events, unsigned Offse
   return Meaning;
 }
 
+// The identifiers in Text (not in its strings and comments).
+llvm::StringSet<> namesIn(const LangOptions &LO, const std::string &Text) {
+  llvm::StringSet<> Names;
+  Lexer Raw(SourceLocation(), LO, Text.data(), Text.data(), Text.data() + Text.size());
+  Token Tok;
+  bool More = true;
+  while (More) {
+    More = !Raw.LexFromRawLexer(Tok);
+    if (Tok.is(tok::raw_identifier)) Names.insert(Tok.getRawIdentifier());
+  }
+  return Names;
+}
+
+bool within(unsigned Offset, unsigned Begin, unsigned End) { return Begin <= Offset && Offset <= End; }
+
 }  // namespace
 
-std::string MacroHistory::macrosAsAt(const SourceManager &SM, const LangOptions &LO, unsigned Offset,
-                                     const std::string &Text) const {
-  // (The names in the text: a conservative scan, strings and comments
-  // included, which can only add a harmless push and pop.)
-  llvm::StringSet<> Names;
-  for (size_t I = 0; I < Text.size();) {
-    if (!isAsciiIdentifierStart(Text[I]) || (I > 0 && isAsciiIdentifierContinue(Text[I - 1]))) {
-      ++I;
-      continue;
-    }
-    size_t End = I;
-    while (End < Text.size() && isAsciiIdentifierContinue(Text[End])) ++End;
-    Names.insert(llvm::StringRef(Text).substr(I, End - I));
-    I = End;
+bool MacroHistory::touchedWithin(llvm::StringRef Name, unsigned Begin, unsigned End) const {
+  auto Used = Uses.find(Name);
+  if (Used != Uses.end() && llvm::any_of(Used->getValue(), [&](unsigned At) { return within(At, Begin, End); }))
+    return true;
+  auto Changed = Events.find(Name);
+  return Changed != Events.end() &&
+         llvm::any_of(Changed->getValue(), [&](const MacroEvent &E) { return within(E.Offset, Begin, End); });
+}
+
+MacroHistory::Guard MacroHistory::hidesUnusedMacros(const LangOptions &LO, unsigned Begin, unsigned End,
+                                                    const std::string &Text) const {
+  const llvm::StringSet<> Names = namesIn(LO, Text);
+  std::vector<std::string> Hidden;
+  for (const auto &Entry : Events)
+    if (Names.contains(Entry.getKey()) && meaningAt(Entry.getValue(), Begin) && !touchedWithin(Entry.getKey(), Begin, End))
+      Hidden.push_back(Entry.getKey().str());
+  llvm::sort(Hidden);
+  Guard G;
+  for (const std::string &Name : Hidden) {
+    G.Before += fmt::format("#pragma push_macro(\"{0}\")\n#undef {0}\n", Name);
+    G.After += fmt::format("#pragma pop_macro(\"{}\")\n", Name);
   }
+  return G;
+}
+
+std::string MacroHistory::macrosAsAt(const SourceManager &SM, const LangOptions &LO, unsigned Offset, unsigned Begin,
+                                     unsigned End, const std::string &Text) const {
+  const llvm::StringSet<> Names = namesIn(LO, Text);
   std::string Before, After;
   for (const auto &Entry : Events) {
     if (!Names.contains(Entry.getKey())) continue;
-    const MacroInfo *Then = meaningAt(Entry.getValue(), Offset);
+    const MacroInfo *Then =
+        touchedWithin(Entry.getKey(), Begin, End) ? meaningAt(Entry.getValue(), Offset) : nullptr;
     const MacroInfo *Now = Entry.getValue().back().Definition;
     if (Then == Now) continue;
     const std::string Name = Entry.getKey().str();

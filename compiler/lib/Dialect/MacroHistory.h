@@ -6,6 +6,12 @@
 // every definition and #undef (a header's at its #include in the main
 // file), and macrosAsAt wraps text moved to the end so that it sees each
 // macro it names as it was where the text came from.
+//
+// The translation also writes names of its own (the runtime's `Frame`, a
+// frame's `entry`) where a user's macro of that name may be defined. It
+// records where the main file uses each macro (expands it, or tests it with
+// #ifdef or defined()), so that text it generates can be kept from a macro
+// that the user's code around it does not use (hidesUnusedMacros).
 #pragma once
 
 #include "clang/Lex/PPCallbacks.h"
@@ -26,12 +32,29 @@ class MacroHistory {
  public:
   // Per name, in the order the preprocessor saw them.
   llvm::StringMap<std::vector<MacroEvent>> Events;
+  // Per name, the main file's offsets where it is used.
+  llvm::StringMap<std::vector<unsigned>> Uses;
+
+  // Whether the main file uses, defines or #undefs Name in [Begin, End].
+  bool touchedWithin(llvm::StringRef Name, unsigned Begin, unsigned End) const;
 
   // Text moved from Offset to the end of the file, bracketed with
   // `#pragma push_macro`, the macro as it was at Offset, and `#pragma
   // pop_macro` for each macro it names whose meaning changed in between.
+  // A macro the user's text of [Begin, End] (the text moved) does not touch
+  // is undefined there instead: the names in Text that it matches are the
+  // translation's own.
   std::string macrosAsAt(const clang::SourceManager &SM, const clang::LangOptions &LO, unsigned Offset,
-                         const std::string &Text) const;
+                         unsigned Begin, unsigned End, const std::string &Text) const;
+
+  // The directives that hide, around the translation Text of the main
+  // file's [Begin, End], each macro Text names that is defined at Begin and
+  // that the user's text there does not touch (push_macro and #undef in
+  // Before, pop_macro in After; both empty when there is none).
+  struct Guard {
+    std::string Before, After;
+  };
+  Guard hidesUnusedMacros(const clang::LangOptions &LO, unsigned Begin, unsigned End, const std::string &Text) const;
 };
 
 class MacroHistoryRecorder : public clang::PPCallbacks {
@@ -39,9 +62,19 @@ class MacroHistoryRecorder : public clang::PPCallbacks {
   MacroHistoryRecorder(const clang::SourceManager &SM, MacroHistory &History) : SM(SM), History(History) {}
   void MacroDefined(const clang::Token &Name, const clang::MacroDirective *MD) override;
   void MacroUndefined(const clang::Token &Name, const clang::MacroDefinition &, const clang::MacroDirective *) override;
+  void MacroExpands(const clang::Token &Name, const clang::MacroDefinition &, clang::SourceRange,
+                    const clang::MacroArgs *) override;
+  void Defined(const clang::Token &Name, const clang::MacroDefinition &, clang::SourceRange) override;
+  void Ifdef(clang::SourceLocation, const clang::Token &Name, const clang::MacroDefinition &) override;
+  void Ifndef(clang::SourceLocation, const clang::Token &Name, const clang::MacroDefinition &) override;
+  using clang::PPCallbacks::Elifdef;
+  using clang::PPCallbacks::Elifndef;
+  void Elifdef(clang::SourceLocation, const clang::Token &Name, const clang::MacroDefinition &) override;
+  void Elifndef(clang::SourceLocation, const clang::Token &Name, const clang::MacroDefinition &) override;
 
  private:
   void record(const clang::Token &Name, const clang::MacroInfo *Definition);
+  void recordUse(const clang::Token &Name);
   const clang::SourceManager &SM;
   MacroHistory &History;
 };

@@ -21,6 +21,7 @@
 #include "CodeGen/SourceText.h"
 #include "Dialect/Keywords.h"
 #include "Dialect/MacroHistory.h"
+#include "Emit/MacroGuards.h"
 #include "Dialect/Pragmas.h"
 #include "Emit/QuoteIncludes.h"
 #include "Emit/SerialElision.h"
@@ -262,7 +263,7 @@ class TranslationConsumer : public ASTConsumer {
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     const SourceManager &SM = Ctx.getSourceManager();
-    if (!Options.Serial && reportReducers(Ctx.getDiagnostics())) return;
+    if (!Options.Serial && (reportReducers(Ctx.getDiagnostics()) | reportRuntimeNamespaceTaken(Ctx))) return;
     SerialBodyReasons SerialBodies;
     if (!Options.Serial && MayOutline) {
       // The next round reports whatever this one would.
@@ -296,6 +297,7 @@ class TranslationConsumer : public ASTConsumer {
         Result.Output = Signatures.dump();
         return;
       }
+      guardTranslatedDeclarations(Ctx, Main, Macros, Options.InputPath);
       Header = "#include <cilkpp/runtime.h>\n";
       // Makes the statistics show the spawns column (abi.h).
       if (Options.CountSpawns)
@@ -324,6 +326,17 @@ class TranslationConsumer : public ASTConsumer {
     for (const KeywordUse &U : Uses) {
       if (U.Kind != KeywordKind::Reducer) continue;
       cilkpp::diag::report(Diags, U.Loc, cilkpp::diag::ReducerUnsupported) << U.Spelling;
+      Reported = true;
+    }
+    return Reported;
+  }
+
+  static bool reportRuntimeNamespaceTaken(ASTContext &Ctx) {
+    bool Reported = false;
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      const auto *Named = dyn_cast<NamedDecl>(D);
+      if (!Named || isa<NamespaceDecl>(Named) || !Named->getIdentifier() || Named->getName() != "cilkpp") continue;
+      cilkpp::diag::report(Ctx.getDiagnostics(), Named->getLocation(), cilkpp::diag::RuntimeNamespaceTaken);
       Reported = true;
     }
     return Reported;

@@ -111,6 +111,9 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Warning,
      "cilkpp: '%0' lives in the frame across a spawn or sync, and the destructor of %1 may throw: an exception "
      "thrown by it there ends the program (std::terminate), where the serial program would propagate it"},
+    {clang::DiagnosticsEngine::Error,
+     "cilkpp: a global named 'cilkpp' clashes with the runtime's namespace '::cilkpp', which the translated "
+     "program names; rename it or move it into a namespace"},
 };
 
 }  // namespace

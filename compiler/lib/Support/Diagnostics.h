@@ -50,6 +50,7 @@ enum ID {
   ReducerUnsupported,
   KeywordInHeader,
   ThrowingDestructorInFrame,
+  RuntimeNamespaceTaken,
   NumIDs
 };
 

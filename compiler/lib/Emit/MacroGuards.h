@@ -1,0 +1,25 @@
+// Keeps the user's macros out of the names the translation writes.
+//
+// The translated code names the runtime (`::cilkpp::rt::Frame`, a frame's
+// `entry`, a worker's `push`) where the user's own macros are in effect, and
+// a program may well `#define entry ...` or `#define Worker ...` for its own
+// purposes. Around each namespace-scope declaration whose text the
+// translation changed, each macro that the new text names and the user's
+// text of that declaration does not use is hidden (#pragma push_macro,
+// #undef, #pragma pop_macro): the new text's uses of that name are then the
+// translation's own. (Text moved to the end of the file gets the same from
+// MacroHistory::macrosAsAt.)
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Rewrite/Core/Rewriter.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace cilkpp {
+
+class MacroHistory;
+
+void guardTranslatedDeclarations(clang::ASTContext &Ctx, clang::Rewriter &Main, const MacroHistory &Macros,
+                                 llvm::StringRef FileName);
+
+}  // namespace cilkpp
