@@ -25,6 +25,11 @@ PrintingPolicy policy(ASTContext &Ctx) {
   PrintingPolicy P(Ctx.getLangOpts());
   P.SuppressTagKeyword = true;
   P.SuppressUnwrittenScope = true;
+  // Integer arguments with their type's suffix (`std::span<int,
+  // 18446744073709551615UL>`): unsuffixed, a large one is a literal the host
+  // compiler warns about, and one of an `auto` parameter names another
+  // specialization.
+  P.AlwaysIncludeTypeForTemplateArgument = true;
   return P;
 }
 
@@ -395,7 +400,10 @@ static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   // the class (`Summer<Vec>::Box<long>`); generated code names such types
   // only inside that class, where they need no qualification.
   if (T->isDependentType() && namesTemplateTemplateParameter(T)) return T;
-  if (namesMemberOfClassTemplate(T)) return T;
+  // (Where no template parameter is involved, the type itself: a member of
+  // an instantiation reached through decltype, `decltype(v.size())`, has
+  // only the pattern's unqualified `size_type` as its sugar.)
+  if (namesMemberOfClassTemplate(T)) return T->isDependentType() ? T : T.getCanonicalType();
   return TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
 }
 
