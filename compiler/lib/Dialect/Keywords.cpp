@@ -32,6 +32,12 @@ constexpr KeywordSpelling Keywords[] = {
     {"cilk_sync", KeywordKind::Sync, "(void)0", "", true},
     {"cilk_for", KeywordKind::CilkFor, "for", "", true},
     {"cilk_scope", KeywordKind::CilkScope, "", "", true},
+    // What OpenCilk's <cilk/cilk.h> defines those as, and Cilk Plus code
+    // writes directly.
+    {"_Cilk_spawn", KeywordKind::Spawn, "", "", true},
+    {"_Cilk_sync", KeywordKind::Sync, "(void)0", "", true},
+    {"_Cilk_for", KeywordKind::CilkFor, "for", "", true},
+    {"_Cilk_scope", KeywordKind::CilkScope, "", "", true},
     // OpenCilk's hyperobject qualifier: 'long cilk_reducer(zero, add) sum;'.
     {"cilk_reducer", KeywordKind::Reducer, "", "(Identity, Reduce)"},
 };
@@ -60,7 +66,25 @@ std::string headerKeywordDefines(const std::vector<KeywordUse> &HeaderUses) {
 }
 
 KeywordRecorder::KeywordRecorder(Preprocessor &PP, std::vector<KeywordUse> &Uses, std::vector<KeywordUse> &HeaderUses)
-    : PP(PP), Uses(Uses), HeaderUses(HeaderUses) {}
+    : PP(PP), Uses(Uses), HeaderUses(HeaderUses) {
+  PP.setTokenWatcher([this](const Token &Tok) { afterToken(Tok); });
+}
+
+void KeywordRecorder::afterToken(const Token &Tok) {
+  // (The parser's annotations of tokens already lexed come in between.)
+  if (Tok.isAnnotation()) return;
+  for (MacroInfo *MI : HiddenAfterAccess) MI->EnableMacro();
+  HiddenAfterAccess.clear();
+  // After '.', '->' or '::' a word names a member or a namespace's entity,
+  // never a keyword: `std::cin.sync()`, `opts->spawn`, POSIX `::sync()`.
+  if (!Tok.isOneOf(tok::period, tok::arrow, tok::coloncolon)) return;
+  for (const KeywordSpelling &K : Keywords) {
+    MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(K.Spelling));
+    if (!MI || !MI->isEnabled()) continue;
+    MI->DisableMacro();
+    HiddenAfterAccess.push_back(MI);
+  }
+}
 
 void KeywordRecorder::setKeywordsEnabled(bool Enabled) {
   for (const KeywordSpelling &K : Keywords) {

@@ -15,7 +15,9 @@
 #include <vector>
 
 namespace clang {
+class MacroInfo;
 class Preprocessor;
+class Token;
 class DiagnosticsEngine;
 }  // namespace clang
 
@@ -41,7 +43,8 @@ std::string headerKeywordDefines(const std::vector<KeywordUse> &HeaderUses);
 // outside it, but for OpenCilk's spellings of spawn, sync, for and scope
 // (headers do not name their own things so): headers are not translated, and
 // those run as their serial elision there (HeaderUses; the translation
-// defines them so: headerKeywordDefines).
+// defines them so: headerKeywordDefines). Right after '.', '->' and '::'
+// no word is a keyword (`std::cin.sync()`).
 class KeywordRecorder : public clang::PPCallbacks {
  public:
   KeywordRecorder(clang::Preprocessor &PP, std::vector<KeywordUse> &Uses, std::vector<KeywordUse> &HeaderUses);
@@ -54,6 +57,7 @@ class KeywordRecorder : public clang::PPCallbacks {
 
  private:
   void setKeywordsEnabled(bool Enabled);
+  void afterToken(const clang::Token &Tok);
 
   clang::Preprocessor &PP;
   std::vector<KeywordUse> &Uses;
@@ -61,6 +65,8 @@ class KeywordRecorder : public clang::PPCallbacks {
   // Function-like macro calls in the main file: a keyword in their arguments
   // is inside a macro too.
   std::vector<clang::SourceRange> MacroCalls;
+  // The keyword macros disabled for the one token after a member access.
+  std::vector<clang::MacroInfo *> HiddenAfterAccess;
 };
 
 
