@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <type_traits>
@@ -114,8 +115,11 @@ bool trace_path(std::string_view value, Config &cfg) {
   return true;
 }
 
+constexpr auto parse_nworkers = integer<&Config::nworkers, 1, 1024>;
+constexpr const char *kNworkersExpected = "an integer between 1 and 1024";
+
 constexpr Setting kSettings[] = {
-    {"CILKPP_NWORKERS", integer<&Config::nworkers, 1, 1024>, "an integer between 1 and 1024"},
+    {"CILKPP_NWORKERS", parse_nworkers, kNworkersExpected},
     {"CILKPP_STATS", flag<&Config::stats>, "0 or 1"},
     {"CILKPP_POLICY", policy, "ecs or cilk"},
     {"CILKPP_BETA", beta, "a number greater than 1"},
@@ -126,6 +130,10 @@ constexpr Setting kSettings[] = {
 };
 
 constexpr std::string_view kPrefix = "CILKPP_";
+
+// OpenCilk's name for the worker count, read where CILKPP_NWORKERS is not
+// set, so that scripts written for OpenCilk programs keep their setting.
+constexpr std::string_view kOpenCilkWorkers = "CILK_NWORKERS";
 
 // The value as an error message quotes it, on one line: control characters
 // as C escapes (`CILKPP_NWORKERS=$'2\n'`).
@@ -149,12 +157,16 @@ std::string printable(std::string_view value) {
 ConfigResult parse_config(const char *const *envp, unsigned hardware_threads) {
   ConfigResult result;
   result.config.nworkers = hardware_threads == 0 ? 1 : (hardware_threads > 1024 ? 1024 : hardware_threads);
+  bool nworkers_given = false;
+  std::optional<std::string_view> opencilk_workers;
   for (; envp && *envp; ++envp) {
     std::string_view entry(*envp);
-    if (entry.substr(0, kPrefix.size()) != kPrefix) continue;
     const auto eq = entry.find('=');
     const std::string_view name = entry.substr(0, eq);
     const std::string_view value = eq == std::string_view::npos ? std::string_view() : entry.substr(eq + 1);
+    if (name == kOpenCilkWorkers) opencilk_workers = value;
+    if (entry.substr(0, kPrefix.size()) != kPrefix) continue;
+    nworkers_given |= name == "CILKPP_NWORKERS";
     const Setting *setting = nullptr;
     for (const Setting &s : kSettings)
       if (name == s.name) setting = &s;
@@ -167,6 +179,10 @@ ConfigResult parse_config(const char *const *envp, unsigned hardware_threads) {
       result.error = "cilkpp: error: " + std::string(name) + "='" + printable(value) + "' is not " +
                      setting->expected;
   }
+  if (opencilk_workers && !nworkers_given &&
+      !parse_nworkers(*opencilk_workers, result.config) && result.error.empty())
+    result.error = "cilkpp: error: " + std::string(kOpenCilkWorkers) + "='" + printable(*opencilk_workers) +
+                   "' is not " + kNworkersExpected;
   if (result.error.empty() && result.config.speeds.size() > result.config.nworkers)
     result.error = "cilkpp: error: CILKPP_SPEEDS gives " + std::to_string(result.config.speeds.size()) +
                    " speeds for " + std::to_string(result.config.nworkers) + " workers";

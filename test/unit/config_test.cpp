@@ -51,6 +51,17 @@ TEST(Config, BadWorkerCounts) {
   }
 }
 
+TEST(Config, OpenCilkWorkerCountCountsWhereCilkppWorkerCountIsUnset) {
+  EXPECT_EQ(parse({"CILK_NWORKERS=3"}).config.nworkers, 3u);
+  EXPECT_EQ(parse({"CILK_NWORKERS=3", "CILKPP_NWORKERS=5"}).config.nworkers, 5u);
+  EXPECT_EQ(parse({"CILKPP_NWORKERS=5", "CILK_NWORKERS=3"}).config.nworkers, 5u);
+  EXPECT_EQ(parse({"CILK_NWORKERS=0"}).error, "cilkpp: error: CILK_NWORKERS='0' is not an integer between 1 and 1024");
+  // (Not one of ours: no unknown-variable warning.)
+  EXPECT_TRUE(parse({"CILK_NWORKERS=2"}).warnings.empty());
+  // A bad value of a variable that does not count is not an error.
+  EXPECT_EQ(parse({"CILK_NWORKERS=x", "CILKPP_NWORKERS=2"}).error, "");
+}
+
 TEST(Config, SchedulerDefaultsAreEcsWithBetaTwoAndFullSpeed) {
   ConfigResult r = parse({});
   EXPECT_EQ(r.config.policy, Policy::ecs);

@@ -420,6 +420,10 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
           << (!RD->isLambda() ? 1 : RD->getParentFunctionOrMethod() ? 0 : 2);
     else if (!RD->isLambda() && isa_and_nonnull<CXXMethodDecl>(RD->getParentFunctionOrMethod()))
       diag::report(Diags, At, diag::NoteLocalClassInMember) << Ctx.getRecordType(RD);
+    else if (!RD->isLambda())
+      diag::report(Diags, At, diag::NoteLocalTypeStays) << Ctx.getRecordType(RD);
+  } else if (const EnumDecl *Enum = localEnumIn(T)) {
+    diag::report(Diags, At, diag::NoteLocalTypeStays) << Ctx.getEnumType(Enum);
   }
   // (StatementLowering.cpp lowers the others.)
   if (isa<DecompositionDecl>(V)) {

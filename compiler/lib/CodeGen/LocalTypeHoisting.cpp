@@ -72,11 +72,17 @@ class Hoister {
     if (!Host || isa<CXXMethodDecl>(Host) || Host->isTemplated() || !Host->hasBody()) return false;
     if (!Host->getLexicalDeclContext()->isFileContext() || Host->getLexicalDeclContext() != Host->getDeclContext())
       return false;
-    if (!TD->isCompleteDefinition() || !TD->getIdentifier()) return false;
-    if (const auto *Enum = dyn_cast<EnumDecl>(TD); Enum && !Enum->isScoped()) return false;  // its enumerators
+    if (!TD->isCompleteDefinition()) return false;
+    // An unnamed class or enum gets a name before its '{' (a class without
+    // one can have no constructor that would need it), but for an enum with
+    // a fixed underlying type, where the name goes before the ':'.
+    const auto *Enum = dyn_cast<EnumDecl>(TD);
+    if (!TD->getIdentifier() && Enum && Enum->getIntegerTypeSourceInfo()) return false;
     auto Parents = Ctx.getParents(*TD);
     const auto *Statement = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-    if (!Statement || !Statement->isSingleDecl()) return false;
+    // The type alone (`struct S {...};`), or first of the declaration of its
+    // variables (`struct S {...} s, *p;`).
+    if (!Statement || *Statement->decl_begin() != TD) return false;
     const SourceRange R = Statement->getSourceRange();
     if (R.getBegin().isMacroID() || R.getEnd().isMacroID() || !SM.isWrittenInMainFile(R.getBegin())) return false;
     const CharSourceRange Definition = fileRange(SM, TD->getSourceRange());
@@ -88,20 +94,42 @@ class Hoister {
 
     // The file's hash in the name: another file's class moved from the same
     // line must not be taken for this one (by the linker, in inline members).
-    const std::string Namespace =
-        Names.take(fmt::format("__cilkpp_local_{}_{:08x}", SM.getPresumedLineNumber(SM.getExpansionLoc(TD->getLocation())),
-                               static_cast<std::uint32_t>(llvm::xxh3_64bits(SM.getBufferData(SM.getMainFileID())))));
+    const unsigned Line = SM.getPresumedLineNumber(SM.getExpansionLoc(TD->getLocation()));
+    const auto FileHash = static_cast<std::uint32_t>(llvm::xxh3_64bits(SM.getBufferData(SM.getMainFileID())));
+    const std::string Namespace = Names.take(fmt::format("__cilkpp_local_{}_{:08x}", Line, FileHash));
+    const std::string Name =
+        TD->getIdentifier() ? TD->getName().str() : Names.take(fmt::format("__cilkpp_unnamed_{}", Line));
     const SourceLocation Begin = SM.getExpansionLoc(Host->getOuterLocStart());
     const SourceLocation At = SM.getExpansionLoc(TD->getBeginLoc());
-    const std::string Text = Lexer::getSourceText(Definition, SM, Ctx.getLangOpts()).str();
+    std::string Text = Lexer::getSourceText(Definition, SM, Ctx.getLangOpts()).str();
+    if (!TD->getIdentifier()) {
+      const unsigned Brace = SM.getFileOffset(SM.getExpansionLoc(TD->getBraceRange().getBegin())) -
+                             SM.getFileOffset(Definition.getBegin());
+      Text.insert(Brace, Name + " ");
+    }
     Main.InsertTextBefore(Begin, fmt::format("\nnamespace {} {{\n{}{}{};\n}}\n{}{}", Namespace,
                                              lineDirective(SM.getPresumedLineNumber(At), FileName),
                                              std::string(SM.getSpellingColumnNumber(At) - 1, ' '), Text,
                                              lineDirective(SM.getPresumedLineNumber(Begin), FileName),
                                              std::string(SM.getSpellingColumnNumber(Begin) - 1, ' ')));
-    const CharSourceRange Replaced = statementRange(Ctx, Statement);
-    const std::string Lines(llvm::count(Lexer::getSourceText(Replaced, SM, Ctx.getLangOpts()), '\n'), '\n');
-    Main.ReplaceText(Replaced, fmt::format("using {}::{};{}", Namespace, TD->getName(), Lines));
+    // The type and, for an unscoped enum, its enumerators are named in the
+    // function as before.
+    std::string Usings = fmt::format("using {}::{};", Namespace, Name);
+    if (Enum && !Enum->isScoped())
+      for (const EnumConstantDecl *Enumerator : Enum->enumerators())
+        Usings += fmt::format(" using {}::{};", Namespace, Enumerator->getName());
+    const auto LinesOf = [&](CharSourceRange Range) {
+      return std::string(llvm::count(Lexer::getSourceText(Range, SM, Ctx.getLangOpts()), '\n'), '\n');
+    };
+    if (Statement->isSingleDecl()) {
+      const CharSourceRange Replaced = statementRange(Ctx, Statement);
+      Main.ReplaceText(Replaced, Usings + LinesOf(Replaced));
+    } else {
+      // (Replaced first: the size of a range to replace counts what was
+      // inserted at its start.)
+      Main.ReplaceText(Definition, Name + LinesOf(Definition));
+      Main.InsertTextBefore(SM.getExpansionLoc(R.getBegin()), Usings + " ");
+    }
     return true;
   }
 

@@ -37,6 +37,14 @@ const char *unsupportedPackUse(const FunctionDecl *Pattern) {
       --LambdaDepth;
       return Result;
     }
+    // (A type's expression is not in the body's ParentMap.)
+    unsigned DecltypeDepth = 0;
+    bool TraverseDecltypeTypeLoc(DecltypeTypeLoc TL) {
+      ++DecltypeDepth;
+      bool Result = RecursiveASTVisitor::TraverseDecltypeTypeLoc(TL);
+      --DecltypeDepth;
+      return Result;
+    }
     bool VisitCXXFoldExpr(CXXFoldExpr *) { return !(Found = "a fold expression"); }
     // A type pack expansion must be a whole template argument.
     unsigned TypeExpansions = 0, ArgumentExpansions = 0;
@@ -54,6 +62,9 @@ const char *unsupportedPackUse(const FunctionDecl *Pattern) {
     }
     bool VisitPackExpansionExpr(PackExpansionExpr *E) {
       if (LambdaDepth) return !(Found = "a pack expansion in a lambda");
+      if (DecltypeDepth)
+        return !(Found = "a pack expansion in a decltype in its body (declare the variable 'auto', or name its type "
+                         "with std::invoke_result_t)");
       const Stmt *Parent = PM.getParentIgnoreParenImpCasts(E);
       if (!isa_and_nonnull<CallExpr, CXXConstructExpr, InitListExpr, ParenListExpr>(Parent))
         return !(Found = "a pack expansion outside the arguments of a call or a braced list");

@@ -58,6 +58,11 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Note,
      "cilkpp: %0 is a class local to a member function, which stays in it (its members may use the class's "
      "private names): declare it in the class or outside the function"},
+    {clang::DiagnosticsEngine::Note,
+     "cilkpp: %0 is declared in the function and stays in it: a type declared in a function moves out of it, but "
+     "not one that uses other names of its function (its variables, types or enumerators), one declared by a macro, "
+     "one in a function with a using-directive, using-declaration or namespace alias, or an unnamed enum with a "
+     "fixed underlying type: declare it outside the function"},
     {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor and an assignment operator)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},

@@ -27,6 +27,7 @@ enum ID {
   NoteBindingsInTemplate,
   NoteHiddenMemberType,
   NoteLocalClassInMember,
+  NoteLocalTypeStays,
   ReturnTypeUnsupported,
   LambdaCapturesFrameVariable,
   CfgUnavailable,

@@ -50,6 +50,11 @@ static bool isNameable(QualType T, bool InTemplateArgument) {
 
 bool isNameableOutsideFunction(QualType T) { return isNameable(T, false); }
 
+const EnumDecl *localEnumIn(QualType T) {
+  const auto *ED = dyn_cast_or_null<EnumDecl>(innermostTag(T));
+  return ED && ED->getParentFunctionOrMethod() ? ED : nullptr;
+}
+
 const CXXRecordDecl *localClassIn(QualType T) {
   const TagDecl *TD = innermostTag(T);
   const auto *RD = dyn_cast_or_null<CXXRecordDecl>(TD);

@@ -21,6 +21,9 @@ bool isNameableOutsideFunction(clang::QualType T);
 // (lambda)>`); else null.
 const clang::CXXRecordDecl *localClassIn(clang::QualType T);
 
+// The enum declared in a function that T is (or points to, or holds).
+const clang::EnumDecl *localEnumIn(clang::QualType T);
+
 // The private or protected member class or enum that T names (itself, or
 // in its pointees, elements or template arguments) where code of Function
 // may name it but a frame at namespace scope may not: Function is not a
