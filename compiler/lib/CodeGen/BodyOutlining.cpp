@@ -694,11 +694,20 @@ class Outliner {
       const QualType Stored = D->getType().getNonReferenceType();
       QualType T = Stored;
       if (ByCopy && Op->isConst()) T.addConst();
+      // An init-capture (`[x = k]`) is made where the lambda is, from its
+      // initializer: a named closure's member is made from it too.
+      const auto *InitCapture = dyn_cast<VarDecl>(D);
+      if (InitCapture && (!InitCapture->isInitCapture() || !InitCapture->getInit())) InitCapture = nullptr;
+      const std::string Source =
+          InitCapture
+              ? Lexer::getSourceText(fileRange(SM, InitCapture->getInit()->getSourceRange()), SM, Ctx.getLangOpts()).str()
+              : D->getName().str();
       if (deducedPerInstantiation(Stored)) {
-        // (Its initializer, which decltype would have to name, is the
-        // lambda's own.)
-        if (const auto *V = dyn_cast<VarDecl>(D); V && V->isInitCapture())
-          return refuse(fmt::format("its capture '{}' has a type that depends on a template parameter",
+        // (`[x = {1, 2}]` is an initializer_list, which decltype of the
+        // braces cannot say.)
+        if (InitCapture && isa<InitListExpr>(InitCapture->getInit()->IgnoreImplicit()))
+          return refuse(fmt::format("its capture '{}' is initialized by a braced list and has a type that depends "
+                                    "on a template parameter",
                                     D->getName()));
         if (declaredDecltypeAuto(D))
           return refuse(fmt::format("it captures '{}', declared 'decltype(auto)' in a template", D->getName()));
@@ -712,10 +721,17 @@ class Outliner {
         // A named closure class is a template over it too, and its
         // construction names it (a copy is never const: see below).
         P.Member = fmt::format("{} {}{};", Type, ByCopy ? "" : "*", Name);
-        P.Initializer = ByCopy ? Name : fmt::format("__builtin_addressof({})", Name);
+        P.Initializer = ByCopy ? Source : fmt::format("__builtin_addressof({})", Source);
         P.Forwarded = fmt::format("{}{}", ByCopy ? "" : "*", Name);
-        const std::string Declared = fmt::format("::std::remove_reference_t<decltype({})>", Name);
-        ClosureTypeArguments.push_back(ByCopy ? fmt::format("::std::remove_cv_t<{}>", Declared) : Declared);
+        // (An init-capture's type is what `auto x = init;` or `auto &x =
+        // init;` deduces.)
+        if (InitCapture)
+          ClosureTypeArguments.push_back(fmt::format("::std::{}<decltype(({}))>",
+                                                     ByCopy ? "decay_t" : "remove_reference_t", Source));
+        else {
+          const std::string Declared = fmt::format("::std::remove_reference_t<decltype({})>", Name);
+          ClosureTypeArguments.push_back(ByCopy ? fmt::format("::std::remove_cv_t<{}>", Declared) : Declared);
+        }
         Params.push_back(std::move(P));
         return true;
       }
@@ -729,9 +745,6 @@ class Outliner {
                       declareQualified(Ctx, Ctx.getLValueReferenceType(T), D->getName()),
                   D->getName().str(), D->getName().str()};
       // As a named closure's member: a copy, or a pointer for a reference.
-      std::string Source = D->getName().str();
-      if (const auto *V = dyn_cast<VarDecl>(D); V && V->isInitCapture() && V->getInit())
-        Source = Lexer::getSourceText(fileRange(SM, V->getInit()->getSourceRange()), SM, Ctx.getLangOpts()).str();
       // Not const even for a const variable: frames assign and
       // default-construct the closure (operator() is const unless mutable).
       P.Member = declareQualified(Ctx, ByCopy ? Stored.getUnqualifiedType() : Ctx.getPointerType(Stored), D->getName()) + ";";
