@@ -1474,7 +1474,8 @@ class CloneBuilder {
     const int Entry = Frame.SyncEntry[Index];
     CharSourceRange Keyword = CharSourceRange::getTokenRange(Site.KeywordLoc, Site.KeywordLoc);
     if (Kind == CloneKind::Fast || Entry == 0) {
-      Final.ReplaceText(Keyword, "::cilkpp::rt::fast_sync()");
+      // (A space: `done:sync;` must not become `done:::cilkpp...`.)
+      Final.ReplaceText(Keyword, " ::cilkpp::rt::fast_sync()");
       return;
     }
     SourceLocation Semi = semicolonAfter(Ctx, Site.KeywordLoc);

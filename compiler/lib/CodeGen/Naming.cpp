@@ -392,6 +392,13 @@ static bool namesMemberOfClassTemplate(QualType T) {
 }
 
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
+  // (getFullyQualifiedType leaves an array's element type as written: `P
+  // arr[2]` for a class moved out of its function.)
+  if (const auto *Array = dyn_cast<ConstantArrayType>(T.getTypePtr()))
+    return Ctx.getQualifiedType(Ctx.getConstantArrayType(fullyQualified(Ctx, Array->getElementType()),
+                                                         Array->getSize(), nullptr, Array->getSizeModifier(),
+                                                         Array->getIndexTypeCVRQualifiers()),
+                                T.getLocalQualifiers());
   T = withoutLocalSugar(Ctx, T);
   if (!T->isDependentType() && hasLocalSugar(T)) return T.getCanonicalType();
   if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return T.getCanonicalType();

@@ -50,12 +50,15 @@ std::optional<KeywordKind> lookup(StringRef Name) {
 
 }  // namespace
 
-std::string keywordPredefines() {
+std::string keywordPredefines(bool Serial) {
   std::string Text = "#define __cilkpp__ 1\n";
+  if (!Serial) Text += openCilkPredefine();
   for (const KeywordSpelling &K : Keywords)
     Text += std::string("#define ") + K.Spelling + K.Parameters + " " + K.Expansion + "\n";
   return Text;
 }
+
+std::string openCilkPredefine() { return "#define __cilk 200\n"; }
 
 std::string headerKeywordDefines(const std::vector<KeywordUse> &HeaderUses) {
   std::string Text;
@@ -73,23 +76,31 @@ KeywordRecorder::KeywordRecorder(Preprocessor &PP, std::vector<KeywordUse> &Uses
 void KeywordRecorder::afterToken(const Token &Tok) {
   // (The parser's annotations of tokens already lexed come in between.)
   if (Tok.isAnnotation()) return;
+  // (`p->template spawn<T>()`: still a member's name.)
+  if (Tok.is(tok::kw_template) && !HiddenAfterAccess.empty()) return;
   for (MacroInfo *MI : HiddenAfterAccess) MI->EnableMacro();
   HiddenAfterAccess.clear();
   // After '.', '->' or '::' a word names a member or a namespace's entity,
   // never a keyword: `std::cin.sync()`, `opts->spawn`, POSIX `::sync()`.
   if (!Tok.isOneOf(tok::period, tok::arrow, tok::coloncolon)) return;
   for (const KeywordSpelling &K : Keywords) {
-    MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(K.Spelling));
+    MacroInfo *MI = predefinedMacro(K.Spelling);
     if (!MI || !MI->isEnabled()) continue;
     MI->DisableMacro();
     HiddenAfterAccess.push_back(MI);
   }
 }
 
+MacroInfo *KeywordRecorder::predefinedMacro(StringRef Spelling) const {
+  MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(Spelling));
+  // (Not once the user has #undef'd or redefined it.)
+  return MI && PP.getSourceManager().isWrittenInBuiltinFile(MI->getDefinitionLoc()) ? MI : nullptr;
+}
+
 void KeywordRecorder::setKeywordsEnabled(bool Enabled) {
   for (const KeywordSpelling &K : Keywords) {
-    MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(K.Spelling));
-    if (!MI) continue;  // the user #undef'd it
+    MacroInfo *MI = predefinedMacro(K.Spelling);
+    if (!MI) continue;
     const bool Enable = Enabled || K.InHeaders;
     if (Enable && !MI->isEnabled()) MI->EnableMacro();
     if (!Enable && MI->isEnabled()) MI->DisableMacro();
@@ -107,12 +118,15 @@ void KeywordRecorder::LexedFileChanged(FileID FID, LexedFileChangeReason, SrcMgr
     setKeywordsEnabled(false);
 }
 
-void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinition &, SourceRange Range,
+void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinition &MD, SourceRange Range,
                                    const MacroArgs *Args) {
   const IdentifierInfo *II = MacroNameTok.getIdentifierInfo();
   if (!II) return;
   const SourceManager &SM = PP.getSourceManager();
+  // A program's own definition of a keyword's name (`#define cilk_spawn`
+  // where OpenCilk is not found) is its own macro.
   std::optional<KeywordKind> Kind = lookup(II->getName());
+  if (Kind && !SM.isWrittenInBuiltinFile(MD.getMacroInfo()->getDefinitionLoc())) Kind.reset();
   if (!Kind) {
     // Its arguments expand after this call, from the file's own tokens.
     if (Args && Range.getBegin().isFileID() && Range.getEnd().isFileID() && SM.isWrittenInMainFile(Range.getBegin()))

@@ -32,8 +32,13 @@ struct KeywordUse {
   llvm::StringRef Spelling;   // as written: "spawn" or "cilk_spawn", ...
 };
 
-// The #define lines that turn the keywords into their serial elision.
-std::string keywordPredefines();
+// The #define lines that turn the keywords into their serial elision, and
+// (in a parallel build) OpenCilk's `__cilk`, which portable programs test
+// before they include <cilk/cilk.h>.
+std::string keywordPredefines(bool Serial);
+
+// That `#define __cilk ...` line, for the host compiler too.
+std::string openCilkPredefine();
 
 // The same for the spellings that headers used (KeywordRecorder), for the
 // host compiler that reads the headers again.
@@ -57,6 +62,7 @@ class KeywordRecorder : public clang::PPCallbacks {
 
  private:
   void setKeywordsEnabled(bool Enabled);
+  clang::MacroInfo *predefinedMacro(llvm::StringRef Spelling) const;
   void afterToken(const clang::Token &Tok);
 
   clang::Preprocessor &PP;

@@ -205,7 +205,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       // (declared once in the class template) but not their frame infos.
       if (isa<CXXMethodDecl>(FD)) {
         Names = namesFor(FD, memberTemplateOverloadIndex(Pattern));
-        const std::string Suffix = "_" + std::to_string(Templates[Pattern].size());
+        const std::string Suffix = fmt::format("_{}", Templates[Pattern].size());
         Names.Info += Suffix;
         Names.StackInfo += Suffix;
         // A member function template's frame and resume clone are member
@@ -298,7 +298,7 @@ class TranslationConsumer : public ASTConsumer {
         return;
       }
       guardTranslatedDeclarations(Ctx, Main, Macros, Options.InputPath);
-      Header = "#include <cilkpp/runtime.h>\n";
+      Header = "#include <cilkpp/runtime.h>\n" + openCilkPredefine();
       // Makes the statistics show the spawns column (abi.h).
       if (Options.CountSpawns)
         Header += "[[maybe_unused]] static const bool __cilkpp_counts_spawns = ::cilkpp::rt::count_spawns_in_stats();\n";
@@ -333,11 +333,16 @@ class TranslationConsumer : public ASTConsumer {
 
   static bool reportRuntimeNamespaceTaken(ASTContext &Ctx) {
     bool Reported = false;
-    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-      const auto *Named = dyn_cast<NamedDecl>(D);
-      if (!Named || isa<NamespaceDecl>(Named) || !Named->getIdentifier() || Named->getName() != "cilkpp") continue;
+    auto Check = [&](const NamedDecl *Named) {
+      if (isa<NamespaceDecl>(Named) || !Named->getIdentifier() || Named->getName() != "cilkpp") return;
       cilkpp::diag::report(Ctx.getDiagnostics(), Named->getLocation(), cilkpp::diag::RuntimeNamespaceTaken);
       Reported = true;
+    };
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      if (const auto *Named = dyn_cast<NamedDecl>(D)) Check(Named);
+      // (An unscoped enum's enumerators are global names too.)
+      if (const auto *Enum = dyn_cast<EnumDecl>(D); Enum && !Enum->isScoped())
+        for (const EnumConstantDecl *Enumerator : Enum->enumerators()) Check(Enumerator);
     }
     return Reported;
   }
@@ -380,7 +385,7 @@ class TranslationAction : public ASTFrontendAction {
  protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Preprocessor &PP = CI.getPreprocessor();
-    PP.setPredefines(PP.getPredefines() + keywordPredefines());
+    PP.setPredefines(PP.getPredefines() + keywordPredefines(Options.Serial));
     PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses, HeaderUses));
     PP.addPPCallbacks(std::make_unique<QuoteIncludeRecorder>(CI.getSourceManager(), Includes));
     PP.addPPCallbacks(std::make_unique<MacroHistoryRecorder>(CI.getSourceManager(), Macros));

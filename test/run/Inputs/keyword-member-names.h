@@ -6,6 +6,11 @@ struct Options {
   bool sync = true;
   int spawn = 3;
   int spawned() const { return spawn * 2; }
+  template <class T> T sync_as() const { return static_cast<T>(sync); }
+};
+
+struct Pool {
+  template <class T> T spawn(T x) const { return x + 1; }
 };
 
 namespace journal {
