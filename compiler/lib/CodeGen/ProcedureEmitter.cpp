@@ -167,6 +167,16 @@ void nameUnnamedParameters(Rewriter &Main, const FunctionDecl *FD) {
   }
 }
 
+// A frame's declarations are printed from the AST, with nothing the user
+// wrote: the program's macros must not change them (`#define int32 int`
+// against a signature table's `CanonicalKind::int32`, `#define string
+// std::string` against a field's `::std::string`).
+std::string withoutMacros(ASTContext &Ctx, const EmitSettings &Settings, const std::string &Declarations) {
+  if (!Settings.Macros) return Declarations;
+  const MacroHistory::Guard Guard = Settings.Macros->hidesEveryMacro(Ctx.getLangOpts(), Declarations);
+  return Guard.Before + Declarations + Guard.After;
+}
+
 }  // namespace
 
 // Where the definition starts, its leading attributes included
@@ -415,7 +425,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
       !Member && FD->getLexicalDeclContext()->isTranslationUnit() && isa<NamespaceDecl>(FD->getDeclContext())
           ? FD->getDeclContext()
           : nullptr;
-  const std::string Frames = frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD));
+  const std::string Frames = withoutMacros(Ctx, Settings, frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD)));
   Before += Reopened ? inScope(Reopened, Frames) : Frames;
   std::string Reposition = lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
   // Spawns call the fast clone, so an internal procedure that is only ever
@@ -528,7 +538,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
             : emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, Settings);
     if (!FastBody || !ResumeBody) return false;
     AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName),
-                         frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures, Scope));
+                         withoutMacros(Ctx, Settings, frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures, Scope)));
     const std::string Arguments = Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD);
     const std::string Fast =
         fastSignature(Ctx, FD, "", I.Names.Scope + I.Names.Fast + Arguments, /*WithDefaults=*/false);

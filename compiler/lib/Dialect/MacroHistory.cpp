@@ -74,6 +74,17 @@ llvm::StringSet<> namesIn(const LangOptions &LO, const std::string &Text) {
 
 bool within(unsigned Offset, unsigned Begin, unsigned End) { return Begin <= Offset && Offset <= End; }
 
+// (Sorted: the output does not depend on the hash table's order.)
+MacroHistory::Guard guardFor(std::vector<std::string> Hidden) {
+  llvm::sort(Hidden);
+  MacroHistory::Guard G;
+  for (const std::string &Name : Hidden) {
+    G.Before += fmt::format("#pragma push_macro(\"{0}\")\n#undef {0}\n", Name);
+    G.After += fmt::format("#pragma pop_macro(\"{}\")\n", Name);
+  }
+  return G;
+}
+
 }  // namespace
 
 bool MacroHistory::touchedWithin(llvm::StringRef Name, unsigned Begin, unsigned End) const {
@@ -92,13 +103,15 @@ MacroHistory::Guard MacroHistory::hidesUnusedMacros(const LangOptions &LO, unsig
   for (const auto &Entry : Events)
     if (Names.contains(Entry.getKey()) && meaningAt(Entry.getValue(), Begin) && !touchedWithin(Entry.getKey(), Begin, End))
       Hidden.push_back(Entry.getKey().str());
-  llvm::sort(Hidden);
-  Guard G;
-  for (const std::string &Name : Hidden) {
-    G.Before += fmt::format("#pragma push_macro(\"{0}\")\n#undef {0}\n", Name);
-    G.After += fmt::format("#pragma pop_macro(\"{}\")\n", Name);
-  }
-  return G;
+  return guardFor(std::move(Hidden));
+}
+
+MacroHistory::Guard MacroHistory::hidesEveryMacro(const LangOptions &LO, const std::string &Text) const {
+  const llvm::StringSet<> Names = namesIn(LO, Text);
+  std::vector<std::string> Hidden;
+  for (const auto &Entry : Events)
+    if (Names.contains(Entry.getKey())) Hidden.push_back(Entry.getKey().str());
+  return guardFor(std::move(Hidden));
 }
 
 std::string MacroHistory::macrosAsAt(const SourceManager &SM, const LangOptions &LO, unsigned Offset, unsigned Begin,

@@ -55,6 +55,11 @@ class MacroHistory {
     std::string Before, After;
   };
   Guard hidesUnusedMacros(const clang::LangOptions &LO, unsigned Begin, unsigned End, const std::string &Text) const;
+
+  // The same for text that holds nothing the user wrote, only what the
+  // translation prints from the AST (a frame's declaration): every macro
+  // the file defines that the text names is hidden there.
+  Guard hidesEveryMacro(const clang::LangOptions &LO, const std::string &Text) const;
 };
 
 class MacroHistoryRecorder : public clang::PPCallbacks {
