@@ -167,6 +167,20 @@ void nameUnnamedParameters(Rewriter &Main, const FunctionDecl *FD) {
   }
 }
 
+// Inside `extern "C" { ... }` the generated names would have C linkage:
+// an internal procedure's frame info and resume clone, in an unnamed
+// namespace, would still clash with another file's at link time.
+bool inCLinkage(const FunctionDecl *FD) {
+  for (const DeclContext *DC = FD->getLexicalDeclContext(); DC; DC = DC->getLexicalParent())
+    if (const auto *Linkage = dyn_cast<LinkageSpecDecl>(DC))
+      return Linkage->getLanguage() == LinkageSpecLanguageIDs::C;
+  return false;
+}
+
+std::string withCxxLinkage(const FunctionDecl *FD, const std::string &Declarations) {
+  return inCLinkage(FD) ? "extern \"C++\" {\n" + Declarations + "}\n" : Declarations;
+}
+
 // A frame's declarations are printed from the AST, with nothing the user
 // wrote: the program's macros must not change them (`#define int32 int`
 // against a signature table's `CanonicalKind::int32`, `#define string
@@ -425,7 +439,8 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
       !Member && FD->getLexicalDeclContext()->isTranslationUnit() && isa<NamespaceDecl>(FD->getDeclContext())
           ? FD->getDeclContext()
           : nullptr;
-  const std::string Frames = withoutMacros(Ctx, Settings, frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD)));
+  const std::string Frames = withCxxLinkage(
+      FD, withoutMacros(Ctx, Settings, frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD))));
   Before += Reopened ? inScope(Reopened, Frames) : Frames;
   std::string Reposition = lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
   // Spawns call the fast clone, so an internal procedure that is only ever
@@ -460,7 +475,8 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const std::string Resume = fmt::format(
       "void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
       Names.Scope, Names.Resume, *ResumeBody);
-  const std::string InFile = fmt::format("namespace {{ {} }}", Resume);
+  const std::string InFile =
+      inCLinkage(FD) ? fmt::format("extern \"C++\" {{ namespace {{ {} }} }}", Resume) : fmt::format("namespace {{ {} }}", Resume);
   After += Member ? (FD->isInlined() ? "inline " : "") + Resume : Reopened ? inScope(Reopened, InFile) : InFile;
   After += " CILKPP_CLONES_END\n" + NameMacros.Undefine;
 
