@@ -70,6 +70,12 @@ bool namesLocals(const DeclStmt *DS) {
       Found |= T->getDecl()->getParentFunctionOrMethod() != nullptr;
       return !Found;
     }
+    // (A local class moved out of the function is named through a
+    // using-declaration in it.)
+    bool VisitUsingType(UsingType *T) {
+      Found |= T->getFoundDecl()->getDeclContext()->isFunctionOrMethod();
+      return !Found;
+    }
   } F;
   F.TraverseStmt(const_cast<DeclStmt *>(DS));
   return F.Found;
