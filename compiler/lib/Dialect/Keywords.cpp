@@ -3,6 +3,7 @@
 #include "Support/Diagnostics.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLExtras.h"
@@ -48,6 +49,30 @@ std::optional<KeywordKind> lookup(StringRef Name) {
   return std::nullopt;
 }
 
+bool isMemberAccess(const Token &Tok) { return Tok.isOneOf(tok::period, tok::arrow, tok::coloncolon); }
+
+// A macro's arguments expand while the preprocessor is inside the macro call,
+// where the token watcher does not see them; so a keyword's name right after
+// '.', '->' or '::' in them (`assert(o.sync)`) is marked to stay a name.
+void keepMemberNamesInArguments(const MacroArgs &Args) {
+  const Token *Tok = Args.getUnexpArgument(0);
+  bool AfterAccess = false;
+  for (unsigned Ends = 0; Ends < Args.getNumMacroArguments(); ++Tok) {
+    if (Tok->is(tok::eof)) {
+      ++Ends;
+      AfterAccess = false;
+      continue;
+    }
+    // (`p->template spawn<T>()`: still a member's name.)
+    if (Tok->is(tok::kw_template) && AfterAccess) continue;
+    if (AfterAccess && Tok->getIdentifierInfo() && lookup(Tok->getIdentifierInfo()->getName()))
+      // The argument's tokens are the preprocessor's own, writable storage;
+      // MacroArgs only hands them out as const.
+      const_cast<Token *>(Tok)->setFlag(Token::DisableExpand);
+    AfterAccess = isMemberAccess(*Tok);
+  }
+}
+
 }  // namespace
 
 std::string keywordPredefines(bool Serial) {
@@ -82,7 +107,7 @@ void KeywordRecorder::afterToken(const Token &Tok) {
   HiddenAfterAccess.clear();
   // After '.', '->' or '::' a word names a member or a namespace's entity,
   // never a keyword: `std::cin.sync()`, `opts->spawn`, POSIX `::sync()`.
-  if (!Tok.isOneOf(tok::period, tok::arrow, tok::coloncolon)) return;
+  if (!isMemberAccess(Tok)) return;
   for (const KeywordSpelling &K : Keywords) {
     MacroInfo *MI = predefinedMacro(K.Spelling);
     if (!MI || !MI->isEnabled()) continue;
@@ -129,8 +154,10 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
   if (Kind && !SM.isWrittenInBuiltinFile(MD.getMacroInfo()->getDefinitionLoc())) Kind.reset();
   if (!Kind) {
     // Its arguments expand after this call, from the file's own tokens.
-    if (Args && Range.getBegin().isFileID() && Range.getEnd().isFileID() && SM.isWrittenInMainFile(Range.getBegin()))
+    if (Args && Range.getBegin().isFileID() && Range.getEnd().isFileID() && SM.isWrittenInMainFile(Range.getBegin())) {
       MacroCalls.push_back(Range);
+      keepMemberNamesInArguments(*Args);
+    }
     return;
   }
   SourceLocation Loc = MacroNameTok.getLocation();
