@@ -3,6 +3,7 @@
 #include "Support/Diagnostics.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
@@ -51,10 +52,15 @@ std::optional<KeywordKind> lookup(StringRef Name) {
 
 bool isMemberAccess(const Token &Tok) { return Tok.isOneOf(tok::period, tok::arrow, tok::coloncolon); }
 
+// `sync` is a statement, never followed by '(': `sync()` calls a function of
+// that name (POSIX's, from <unistd.h>).
+bool isSyncSpelling(StringRef Name) { return lookup(Name) == KeywordKind::Sync; }
+
 // A macro's arguments expand while the preprocessor is inside the macro call,
 // where the token watcher does not see them; so a keyword's name right after
-// '.', '->' or '::' in them (`assert(o.sync)`) is marked to stay a name.
-void keepMemberNamesInArguments(const MacroArgs &Args) {
+// '.', '->' or '::' in them (`assert(o.sync)`), or a sync spelling before '('
+// (`assert(sync() == 0)`) is marked to stay a name.
+void keepNamesInArguments(const MacroArgs &Args) {
   const Token *Tok = Args.getUnexpArgument(0);
   bool AfterAccess = false;
   for (unsigned Ends = 0; Ends < Args.getNumMacroArguments(); ++Tok) {
@@ -65,7 +71,8 @@ void keepMemberNamesInArguments(const MacroArgs &Args) {
     }
     // (`p->template spawn<T>()`: still a member's name.)
     if (Tok->is(tok::kw_template) && AfterAccess) continue;
-    if (AfterAccess && Tok->getIdentifierInfo() && lookup(Tok->getIdentifierInfo()->getName()))
+    if (const IdentifierInfo *II = Tok->getIdentifierInfo();
+        II && ((AfterAccess && lookup(II->getName())) || (isSyncSpelling(II->getName()) && Tok[1].is(tok::l_paren))))
       // The argument's tokens are the preprocessor's own, writable storage;
       // MacroArgs only hands them out as const.
       const_cast<Token *>(Tok)->setFlag(Token::DisableExpand);
@@ -102,18 +109,41 @@ void KeywordRecorder::afterToken(const Token &Tok) {
   // (The parser's annotations of tokens already lexed come in between.)
   if (Tok.isAnnotation()) return;
   // (`p->template spawn<T>()`: still a member's name.)
-  if (Tok.is(tok::kw_template) && !HiddenAfterAccess.empty()) return;
-  for (MacroInfo *MI : HiddenAfterAccess) MI->EnableMacro();
-  HiddenAfterAccess.clear();
+  if (Tok.is(tok::kw_template) && !HiddenForOneToken.empty()) return;
+  for (MacroInfo *MI : HiddenForOneToken) MI->EnableMacro();
+  HiddenForOneToken.clear();
   // After '.', '->' or '::' a word names a member or a namespace's entity,
   // never a keyword: `std::cin.sync()`, `opts->spawn`, POSIX `::sync()`.
-  if (!isMemberAccess(Tok)) return;
-  for (const KeywordSpelling &K : Keywords) {
-    MacroInfo *MI = predefinedMacro(K.Spelling);
-    if (!MI || !MI->isEnabled()) continue;
-    MI->DisableMacro();
-    HiddenAfterAccess.push_back(MI);
+  if (isMemberAccess(Tok)) {
+    for (const KeywordSpelling &K : Keywords) hideForOneToken(K.Spelling);
+    return;
   }
+  if (std::optional<StringRef> Call = syncCallAfter(Tok)) hideForOneToken(*Call);
+}
+
+void KeywordRecorder::hideForOneToken(StringRef Spelling) {
+  MacroInfo *MI = predefinedMacro(Spelling);
+  if (!MI || !MI->isEnabled()) return;
+  MI->DisableMacro();
+  HiddenForOneToken.push_back(MI);
+}
+
+std::optional<StringRef> KeywordRecorder::syncCallAfter(const Token &Tok) const {
+  const SourceManager &SM = PP.getSourceManager();
+  const SourceLocation Loc = Tok.getLocation();
+  if (!Loc.isFileID() || !SM.isWrittenInMainFile(Loc)) return std::nullopt;
+  const auto [FID, Offset] = SM.getDecomposedLoc(Loc);
+  const StringRef Buffer = SM.getBufferData(FID);
+  const size_t Next = Buffer.find_first_not_of(" \t\r\n", Offset + Tok.getLength());
+  // (Most tokens are followed by nothing that could start a sync spelling.)
+  if (Next == StringRef::npos || !StringRef("sc_").contains(Buffer[Next])) return std::nullopt;
+  Lexer Raw(SM.getLocForStartOfFile(FID), PP.getLangOpts(), Buffer.begin(), Buffer.begin() + Next, Buffer.end());
+  Token Word, Paren;
+  Raw.LexFromRawLexer(Word);
+  if (Word.isNot(tok::raw_identifier) || !isSyncSpelling(Word.getRawIdentifier())) return std::nullopt;
+  Raw.LexFromRawLexer(Paren);
+  if (Paren.isNot(tok::l_paren)) return std::nullopt;
+  return Word.getRawIdentifier();
 }
 
 MacroInfo *KeywordRecorder::predefinedMacro(StringRef Spelling) const {
@@ -156,7 +186,7 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
     // Its arguments expand after this call, from the file's own tokens.
     if (Args && Range.getBegin().isFileID() && Range.getEnd().isFileID() && SM.isWrittenInMainFile(Range.getBegin())) {
       MacroCalls.push_back(Range);
-      keepMemberNamesInArguments(*Args);
+      keepNamesInArguments(*Args);
     }
     return;
   }

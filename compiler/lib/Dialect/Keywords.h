@@ -11,6 +11,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,7 @@ std::string headerKeywordDefines(const std::vector<KeywordUse> &HeaderUses);
 // (headers do not name their own things so): headers are not translated, and
 // those run as their serial elision there (HeaderUses; the translation
 // defines them so: headerKeywordDefines). Right after '.', '->' and '::'
-// no word is a keyword (`std::cin.sync()`).
+// no word is a keyword (`std::cin.sync()`), nor is `sync` right before '('.
 class KeywordRecorder : public clang::PPCallbacks {
  public:
   KeywordRecorder(clang::Preprocessor &PP, std::vector<KeywordUse> &Uses, std::vector<KeywordUse> &HeaderUses);
@@ -64,6 +65,9 @@ class KeywordRecorder : public clang::PPCallbacks {
   void setKeywordsEnabled(bool Enabled);
   clang::MacroInfo *predefinedMacro(llvm::StringRef Spelling) const;
   void afterToken(const clang::Token &Tok);
+  void hideForOneToken(llvm::StringRef Spelling);
+  // The sync spelling that the main file's text calls right after Tok.
+  std::optional<llvm::StringRef> syncCallAfter(const clang::Token &Tok) const;
 
   clang::Preprocessor &PP;
   std::vector<KeywordUse> &Uses;
@@ -71,8 +75,9 @@ class KeywordRecorder : public clang::PPCallbacks {
   // Function-like macro calls in the main file: a keyword in their arguments
   // is inside a macro too.
   std::vector<clang::SourceRange> MacroCalls;
-  // The keyword macros disabled for the one token after a member access.
-  std::vector<clang::MacroInfo *> HiddenAfterAccess;
+  // The keyword macros disabled for the one token after a member access or
+  // before a call.
+  std::vector<clang::MacroInfo *> HiddenForOneToken;
 };
 
 
