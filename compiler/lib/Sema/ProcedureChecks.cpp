@@ -237,8 +237,8 @@ class ForbiddenConstructFinder : public RecursiveASTVisitor<ForbiddenConstructFi
     const FunctionDecl *F = C->getDirectCallee();
     if (!F || !F->getIdentifier()) return true;
     StringRef Name = F->getName();
-    if (Name == "alloca" || Name == "__builtin_alloca") return reject(C->getBeginLoc(), "alloca");
-    if (Name == "setjmp" || Name == "_setjmp" || Name == "sigsetjmp" || Name == "__sigsetjmp")
+    if (Name == "alloca" || Name.starts_with("__builtin_alloca")) return reject(C->getBeginLoc(), "alloca");
+    if (llvm::is_contained({"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "__builtin_setjmp"}, Name))
       return reject(C->getBeginLoc(), "setjmp");
     return true;
   }
