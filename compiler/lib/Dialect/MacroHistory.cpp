@@ -2,7 +2,6 @@
 
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <fmt/format.h>
 
@@ -59,19 +58,6 @@ const MacroInfo *meaningAt(const std::vector<MacroEvent> &Events, unsigned Offse
   return Meaning;
 }
 
-// The identifiers in Text (not in its strings and comments).
-llvm::StringSet<> namesIn(const LangOptions &LO, const std::string &Text) {
-  llvm::StringSet<> Names;
-  Lexer Raw(SourceLocation(), LO, Text.data(), Text.data(), Text.data() + Text.size());
-  Token Tok;
-  bool More = true;
-  while (More) {
-    More = !Raw.LexFromRawLexer(Tok);
-    if (Tok.is(tok::raw_identifier)) Names.insert(Tok.getRawIdentifier());
-  }
-  return Names;
-}
-
 bool within(unsigned Offset, unsigned Begin, unsigned End) { return Begin <= Offset && Offset <= End; }
 
 // (Sorted: the output does not depend on the hash table's order.)
@@ -86,6 +72,18 @@ MacroHistory::Guard guardFor(std::vector<std::string> Hidden) {
 }
 
 }  // namespace
+
+llvm::StringSet<> namesIn(const LangOptions &LO, llvm::StringRef Text) {
+  llvm::StringSet<> Names;
+  Lexer Raw(SourceLocation(), LO, Text.begin(), Text.begin(), Text.end());
+  Token Tok;
+  bool More = true;
+  while (More) {
+    More = !Raw.LexFromRawLexer(Tok);
+    if (Tok.is(tok::raw_identifier)) Names.insert(Tok.getRawIdentifier());
+  }
+  return Names;
+}
 
 bool MacroHistory::touchedWithin(llvm::StringRef Name, unsigned Begin, unsigned End) const {
   auto Used = Uses.find(Name);
@@ -111,6 +109,18 @@ MacroHistory::Guard MacroHistory::hidesEveryMacro(const LangOptions &LO, const s
   std::vector<std::string> Hidden;
   for (const auto &Entry : Events)
     if (Names.contains(Entry.getKey())) Hidden.push_back(Entry.getKey().str());
+  return guardFor(std::move(Hidden));
+}
+
+MacroHistory::Guard MacroHistory::hidesCommandLineMacros(const SourceManager &SM, const llvm::StringSet<> &Names) const {
+  std::vector<std::string> Hidden;
+  for (const auto &Entry : Events) {
+    const MacroInfo *AtStart = meaningAt(Entry.getValue(), 0);
+    if (!AtStart || !Names.contains(Entry.getKey())) continue;
+    const SourceLocation Defined = AtStart->getDefinitionLoc();
+    if (SM.isWrittenInBuiltinFile(Defined) && !SM.isWrittenInCommandLineFile(Defined)) continue;
+    Hidden.push_back(Entry.getKey().str());
+  }
   return guardFor(std::move(Hidden));
 }
 

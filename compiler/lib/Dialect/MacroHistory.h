@@ -17,6 +17,7 @@
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 #include <vector>
@@ -60,7 +61,15 @@ class MacroHistory {
   // translation prints from the AST (a frame's declaration): every macro
   // the file defines that the text names is hidden there.
   Guard hidesEveryMacro(const clang::LangOptions &LO, const std::string &Text) const;
+
+  // The same, before the file's first line, for the macros of Names that
+  // are defined there by the command line (-D) or a -include'd header (not
+  // the compiler's or the translation's predefined ones).
+  Guard hidesCommandLineMacros(const clang::SourceManager &SM, const llvm::StringSet<> &Names) const;
 };
+
+// The identifiers in Text (not those in its strings and comments).
+llvm::StringSet<> namesIn(const clang::LangOptions &LO, llvm::StringRef Text);
 
 class MacroHistoryRecorder : public clang::PPCallbacks {
  public:

@@ -6,6 +6,11 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <vector>
@@ -40,7 +45,31 @@ void collectRegions(ASTContext &Ctx, const DeclContext *DC, std::vector<Region> 
   }
 }
 
+// The identifiers of the runtime's headers: every file under the directory
+// that holds the runtime.h the translation includes.
+llvm::StringSet<> runtimeHeaderNames(Preprocessor &PP) {
+  llvm::StringSet<> Names;
+  ConstSearchDirIterator FoundIn = nullptr;
+  const OptionalFileEntryRef Runtime = PP.getHeaderSearchInfo().LookupFile(
+      "cilkpp/runtime.h", SourceLocation(), /*isAngled=*/true, /*FromDir=*/nullptr, &FoundIn, /*Includers=*/{},
+      nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+  if (!Runtime) return Names;
+  std::error_code Error;
+  for (llvm::sys::fs::recursive_directory_iterator It(llvm::sys::path::parent_path(Runtime->getName()), Error), End;
+       It != End && !Error; It.increment(Error)) {
+    if (llvm::sys::path::extension(It->path()) != ".h") continue;
+    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Header = llvm::MemoryBuffer::getFile(It->path()))
+      for (const auto &Name : namesIn(PP.getLangOpts(), (*Header)->getBuffer())) Names.insert(Name.getKey());
+  }
+  return Names;
+}
+
 }  // namespace
+
+std::string runtimeInclude(Preprocessor &PP, const MacroHistory &Macros) {
+  const MacroHistory::Guard Guard = Macros.hidesCommandLineMacros(PP.getSourceManager(), runtimeHeaderNames(PP));
+  return Guard.Before + "#include <cilkpp/runtime.h>\n" + Guard.After;
+}
 
 void guardTranslatedDeclarations(ASTContext &Ctx, Rewriter &Main, const MacroHistory &Macros, llvm::StringRef FileName) {
   if (Macros.Events.empty()) return;

@@ -15,11 +15,23 @@
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
+namespace clang {
+class Preprocessor;
+}
+
 namespace cilkpp {
 
 class MacroHistory;
 
 void guardTranslatedDeclarations(clang::ASTContext &Ctx, clang::Rewriter &Main, const MacroHistory &Macros,
                                  llvm::StringRef FileName);
+
+// The translated file's `#include <cilkpp/runtime.h>`. A macro defined
+// before the file's first line (`-DT=float`, `-Dcount=100`, a -include'd
+// header) would reach the runtime headers' own names (a template's `T`); each
+// that they name is hidden around the #include.
+std::string runtimeInclude(clang::Preprocessor &PP, const MacroHistory &Macros);
 
 }  // namespace cilkpp

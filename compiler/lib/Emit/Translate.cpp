@@ -256,9 +256,10 @@ class TranslationConsumer : public ASTConsumer {
  public:
   TranslationConsumer(const TranslateOptions &Options, bool MayOutline, std::vector<KeywordUse> &Uses,
                       const std::vector<KeywordUse> &HeaderUses, std::vector<GrainPragma> &Pragmas,
-                      std::vector<QuoteInclude> &Includes, const MacroHistory &Macros, RoundResult &Result)
+                      std::vector<QuoteInclude> &Includes, const MacroHistory &Macros, Preprocessor &PP,
+                      RoundResult &Result)
       : Options(Options), MayOutline(MayOutline), Uses(Uses), HeaderUses(HeaderUses), Pragmas(Pragmas),
-        Includes(Includes), Macros(Macros), Result(Result) {}
+        Includes(Includes), Macros(Macros), PP(PP), Result(Result) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
@@ -298,7 +299,7 @@ class TranslationConsumer : public ASTConsumer {
         return;
       }
       guardTranslatedDeclarations(Ctx, Main, Macros, Options.InputPath);
-      Header = "#include <cilkpp/runtime.h>\n" + openCilkPredefine();
+      Header = runtimeInclude(PP, Macros) + openCilkPredefine();
       // Makes the statistics show the spawns column (abi.h).
       if (Options.CountSpawns)
         Header += "[[maybe_unused]] static const bool __cilkpp_counts_spawns = ::cilkpp::rt::count_spawns_in_stats();\n";
@@ -374,6 +375,7 @@ class TranslationConsumer : public ASTConsumer {
   std::vector<GrainPragma> &Pragmas;
   std::vector<QuoteInclude> &Includes;
   const MacroHistory &Macros;
+  Preprocessor &PP;
   RoundResult &Result;
 };
 
@@ -393,9 +395,9 @@ class TranslationAction : public ASTFrontendAction {
     PP.AddPragmaHandler("cilk", new UnknownCilkPragmaHandler);
     return true;
   }
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     return std::make_unique<TranslationConsumer>(Options, MayOutline, Uses, HeaderUses, Pragmas, Includes, Macros,
-                                                 Result);
+                                                 CI.getPreprocessor(), Result);
   }
 
  private:
