@@ -133,10 +133,12 @@ function(target_cilkpp_sources target visibility)
     endforeach()
     # A runtime per shared object would mean several schedulers in one
     # process; shared and module libraries use the shared one. Decided when
-    # the build system is generated, so the property may be set later.
-    set(type "$<TARGET_PROPERTY:TYPE>")
-    set(shared "$<OR:$<BOOL:$<TARGET_PROPERTY:CILKPP_SHARED_RUNTIME>>,$<STREQUAL:${type},SHARED_LIBRARY>,$<STREQUAL:${type},MODULE_LIBRARY>>")
-    set(tsan "$<BOOL:$<TARGET_PROPERTY:CILKPP_TSAN_RUNTIME>>")
+    # the build system is generated, so the property may be set later; and
+    # from this target's properties (a static library's link interface is
+    # otherwise evaluated on the target that links it).
+    set(type "$<TARGET_PROPERTY:${target},TYPE>")
+    set(shared "$<OR:$<BOOL:$<TARGET_PROPERTY:${target},CILKPP_SHARED_RUNTIME>>,$<STREQUAL:${type},SHARED_LIBRARY>,$<STREQUAL:${type},MODULE_LIBRARY>>")
+    set(tsan "$<BOOL:$<TARGET_PROPERTY:${target},CILKPP_TSAN_RUNTIME>>")
     target_link_libraries(${target} PRIVATE
       "$<IF:${tsan},$<IF:${shared},Cilkpp::runtime_tsan_shared,Cilkpp::runtime_tsan>,$<IF:${shared},Cilkpp::runtime_shared,Cilkpp::runtime>>")
     # The translation is C++17 or later.
@@ -186,7 +188,7 @@ function(_cilkpp_add_translation target absolute relative output arguments condi
     OUTPUT "${output}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${output_dir}"
     COMMAND "$<TARGET_FILE:Cilkpp::cilkpp>" -E "${absolute}" -o "${output}"
-            -MD -MF "${output}.d" -MT "${output}" "--args-file=${arguments}"
+            -MD -MF "${output}.d" -MQ "${output}" "--args-file=${arguments}"
     DEPENDS "${absolute}" "${arguments}" ${driver_dependency} ${ARGN}
     DEPFILE "${output}.d"
     COMMENT "Translating ${relative} (${target})"

@@ -2,7 +2,9 @@
 
 #include <cctype>
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
@@ -16,6 +18,12 @@
 namespace cilkpp::driver {
 
 std::optional<InputKind> classifyInput(llvm::StringRef Path) {
+  // A versioned shared library (libz.so.1.2) too.
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
+  while (!Name.empty() && llvm::all_of(llvm::sys::path::extension(Name).drop_front(), llvm::isDigit) &&
+         llvm::sys::path::extension(Name).size() > 1)
+    Name = llvm::sys::path::stem(Name);
+  if (Name != llvm::sys::path::filename(Path) && llvm::sys::path::extension(Name) == ".so") return InputKind::Link;
   // Case matters: .C is C++ (as for gcc), .c is C that c++ compiles as C++.
   return llvm::StringSwitch<std::optional<InputKind>>(llvm::sys::path::extension(Path))
       .Case(".cilkpp", InputKind::Cilkpp)
@@ -43,7 +51,7 @@ bool checkInputs(const std::vector<std::string> &Inputs) {
     } else if (!classifyInput(In)) {
       error("'" + In +
             "': unrecognized file type (expected .cilkpp, .cpp, .cc, .cxx, .C, "
-            ".c, .o, .a or .so)");
+            ".c, .o, .a, .so or .so.N)");
       Ok = false;
     } else if (!llvm::sys::fs::exists(In)) {
       error("'" + In + "': no such file or directory");

@@ -74,6 +74,15 @@ cl::list<std::string> IncludeDirOpt("I", cl::Prefix, cl::value_desc("dir"),
 cl::list<std::string> SystemDirOpt("isystem", cl::Prefix, cl::value_desc("dir"),
                                    cl::desc("Add <dir> to the system include path"),
                                    cl::cat(Category));
+cl::list<std::string> QuoteDirOpt("iquote", cl::Prefix, cl::value_desc("dir"),
+                                  cl::desc("Add <dir> to the include path of #include \"...\""),
+                                  cl::cat(Category));
+cl::list<std::string> AfterDirOpt("idirafter", cl::Prefix, cl::value_desc("dir"),
+                                  cl::desc("Add <dir> to the end of the include path"),
+                                  cl::cat(Category));
+cl::opt<std::string> SysrootOpt("sysroot", cl::value_desc("dir"),
+                                cl::desc("Look for headers and libraries under <dir>"),
+                                cl::cat(Category));
 cl::list<std::string> DefineOpt("D", cl::Prefix, cl::value_desc("macro[=value]"),
                                 cl::desc("Define a macro"), cl::cat(Category));
 cl::list<std::string> UndefOpt("U", cl::Prefix, cl::value_desc("macro"),
@@ -81,6 +90,9 @@ cl::list<std::string> UndefOpt("U", cl::Prefix, cl::value_desc("macro"),
 cl::list<std::string> IncludeOpt("include", cl::value_desc("file"),
                                  cl::desc("Include <file> before the input"),
                                  cl::cat(Category));
+cl::list<std::string> MacrosOpt("imacros", cl::value_desc("file"),
+                                cl::desc("Take the macros of <file> before the input"),
+                                cl::cat(Category));
 cl::opt<std::string> StdOpt(
     "std", cl::init("gnu++17"), cl::value_desc("standard"),
     cl::desc("C++ standard, C++17 or later (default gnu++17, as gcc and clang)"),
@@ -141,14 +153,25 @@ cl::opt<bool> SaveTempsOpt(
 
 // Options whose value may be the next argument.
 bool takesSeparateValue(llvm::StringRef Arg) {
-  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-include", "-MF", "-MT", "-MQ"})
+  for (llvm::StringRef Name : {"-o", "-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-include", "-imacros",
+                               "--sysroot", "-MF", "-MT", "-MQ"})
+    if (Arg == Name) return true;
+  return false;
+}
+
+// The host compiler's options (for its linker and assembler) that take the
+// next argument as their value: `-l m` is not an input named "m".
+bool hostFlagWithSeparateValue(llvm::StringRef Arg) {
+  for (llvm::StringRef Name : {"-l", "-L", "-Xlinker", "-Xassembler", "-z", "-u", "-T", "-e", "--param"})
     if (Arg == Name) return true;
   return false;
 }
 
 // Options without a gcc spelling are written with two dashes (llvm::cl
 // takes one or two for any option).
-bool longOnly(llvm::StringRef Name) { return Name == "emit-cpp" || Name == "dump-signatures" || Name == "serial"; }
+bool longOnly(llvm::StringRef Name) {
+  return Name == "emit-cpp" || Name == "dump-signatures" || Name == "serial" || Name == "sysroot";
+}
 
 // How the user writes an option and its value, as gcc's manual does.
 std::string helpSpelling(const cl::Option &O) {
@@ -258,7 +281,7 @@ bool expandArgsFiles(llvm::SmallVectorImpl<const char *> &Argv, llvm::StringSave
 // The commonest usage error, an option missing its value at the end of the
 // line, would otherwise get llvm::cl's wording; report it as gcc does.
 bool checkTrailingOption(llvm::ArrayRef<const char *> Argv) {
-  if (Argv.size() < 2 || !takesSeparateValue(Argv.back())) return true;
+  if (Argv.size() < 2 || !(takesSeparateValue(Argv.back()) || hostFlagWithSeparateValue(Argv.back()))) return true;
   error("missing argument to '" + llvm::StringRef(Argv.back()) + "'");
   return false;
 }
@@ -346,6 +369,12 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
     llvm::StringRef A = Expanded[I];
     if (!SawDashDash && isMisgroupedHostFlag(A)) {
       Diverted.push_back({I, Arg{Arg::HostFlag, std::string(A)}});
+      continue;
+    }
+    if (!SawDashDash && hostFlagWithSeparateValue(A) && I + 1 < Expanded.size()) {
+      Diverted.push_back({I, Arg{Arg::HostFlag, std::string(A)}});
+      ++I;
+      Diverted.push_back({I, Arg{Arg::HostFlag, std::string(Expanded[I])}});
       continue;
     }
     SawDashDash |= A == "--";
@@ -437,6 +466,9 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   collect(IncludeDirOpt, PP, [](const std::string &V) { return Tokens{"-I" + V}; });
   collect(SystemDirOpt, PP,
           [](const std::string &V) { return Tokens{"-isystem", V}; });
+  collect(QuoteDirOpt, PP, [](const std::string &V) { return Tokens{"-iquote", V}; });
+  collect(AfterDirOpt, PP, [](const std::string &V) { return Tokens{"-idirafter", V}; });
+  collect(MacrosOpt, PP, [](const std::string &V) { return Tokens{"-imacros", V}; });
   collect(DefineOpt, PP, [](const std::string &V) { return Tokens{"-D" + V}; });
   collect(UndefOpt, PP, [](const std::string &V) { return Tokens{"-U" + V}; });
   collect(IncludeOpt, PP,
@@ -444,6 +476,7 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   llvm::stable_sort(PP, llvm::less_first());
   for (auto &[Pos, T] : PP)
     O.PreprocessorArgs.insert(O.PreprocessorArgs.end(), T.begin(), T.end());
+  if (SysrootOpt.getNumOccurrences()) O.PreprocessorArgs.push_back("--sysroot=" + SysrootOpt);
 
   return O;
 }

@@ -61,6 +61,7 @@ class Driver {
   std::string Self;  // this executable, for -v
   Runtime RT;
   TempFiles Temps;
+  llvm::StringSet<> KeptTranslations;  // -save-temps
 };
 
 int Driver::run() {
@@ -175,9 +176,13 @@ std::optional<std::string> Driver::translationPath(const std::string &Input,
                                                    llvm::StringRef OutputPath) {
   llvm::StringRef Stem = path::stem(Input);
   if (!O.SaveTemps) return Temps.create(Stem, "cpp");
-  llvm::SmallString<256> Kept(path::parent_path(OutputPath));
-  path::append(Kept, Stem + ".cilkpp.cpp");
-  return std::string(Kept);
+  // (Two inputs of one name from different directories: a.cilkpp.cpp and
+  // a-1.cilkpp.cpp.)
+  for (unsigned Suffix = 0;; ++Suffix) {
+    llvm::SmallString<256> Kept(path::parent_path(OutputPath));
+    path::append(Kept, Suffix ? llvm::Twine(Stem) + "-" + llvm::Twine(Suffix) + ".cilkpp.cpp" : Stem + ".cilkpp.cpp");
+    if (KeptTranslations.insert(Kept).second) return std::string(Kept);
+  }
 }
 
 // -c: one host compiler run and one object per source input, like gcc.

@@ -1025,13 +1025,15 @@ class Outliner {
     return Begin;
   }
 
-  // `__cilkpp_lambda_12`, or with Prefix given `<Prefix>12`.
+  // `__cilkpp_lambda_12_<file's hash>`, or with Prefix given
+  // `<Prefix>12_<file's hash>`: another file's lambda of line 12 gets a name
+  // of its own, for the linker and in a unity build.
   std::string uniqueName(const Region &R, StringRef Prefix = "") {
     const SourceLocation At =
         R.Lambda ? R.Lambda->getBeginLoc() : R.Loop ? R.Loop->KeywordLoc : R.Handler->getCatchLoc();
     const std::string Start =
         Prefix.empty() ? fmt::format("__cilkpp_{}_", R.Lambda ? "lambda" : R.Loop ? "loop_body" : "handler") : Prefix.str();
-    return Names.take(Start + std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(At))));
+    return Names.takeForThisFile(Start + std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(At))));
   }
 
 

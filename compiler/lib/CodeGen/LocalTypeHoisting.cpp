@@ -10,7 +10,6 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/xxhash.h"
 
 #include <fmt/format.h>
 
@@ -92,11 +91,10 @@ class Hoister {
     Changes.TraverseStmt(Host->getBody());
     if (Local.Found || Changes.Found) return false;
 
-    // The file's hash in the name: another file's class moved from the same
-    // line must not be taken for this one (by the linker, in inline members).
+    // (Another file's class moved from the same line must not be taken for
+    // this one, by the linker in inline members.)
     const unsigned Line = SM.getPresumedLineNumber(SM.getExpansionLoc(TD->getLocation()));
-    const auto FileHash = static_cast<std::uint32_t>(llvm::xxh3_64bits(SM.getBufferData(SM.getMainFileID())));
-    const std::string Namespace = Names.take(fmt::format("__cilkpp_local_{}_{:08x}", Line, FileHash));
+    const std::string Namespace = Names.takeForThisFile(fmt::format("__cilkpp_local_{}", Line));
     const std::string Name =
         TD->getIdentifier() ? TD->getName().str() : Names.take(fmt::format("__cilkpp_unnamed_{}", Line));
     const SourceLocation Begin = SM.getExpansionLoc(Host->getOuterLocStart());

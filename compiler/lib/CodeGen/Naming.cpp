@@ -11,6 +11,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <fmt/format.h>
 
@@ -84,6 +85,10 @@ std::string FreshNames::take(const std::string &Base) {
   for (unsigned K = 2; FileText.contains(Name) || Used.contains(Name); ++K) Name = fmt::format("{}_{}", Base, K);
   Used.insert(Name);
   return Name;
+}
+
+std::string FreshNames::takeForThisFile(const std::string &Base) {
+  return take(fmt::format("{}_{:08x}", Base, static_cast<std::uint32_t>(llvm::xxh3_64bits(FileText))));
 }
 
 unsigned memberTemplateOverloadIndex(const FunctionDecl *Pattern) {

@@ -20,6 +20,10 @@ class FreshNames {
  public:
   explicit FreshNames(llvm::StringRef FileText) : FileText(FileText) {}
   std::string take(const std::string &Base);
+  // The same for a declaration that another file (linked into the same
+  // program, or joined in one unity build) may declare from the same line:
+  // Base with the file's hash appended (`__cilkpp_lambda_4_1f2e3d4c`).
+  std::string takeForThisFile(const std::string &Base);
 
  private:
   llvm::StringRef FileText;

@@ -204,6 +204,10 @@ static SourceLocation declarationBegin(ASTContext &Ctx, const FunctionDecl *FD) 
     const SourceLocation At = SM.getExpansionLoc(A->getRange().getBegin());
     if (SM.isWrittenInMainFile(At) && SM.isBeforeInTranslationUnit(At, Begin)) Begin = At;
   }
+  // `extern "C" long f(...) {...}`: what goes before the definition goes
+  // before the `extern "C"` that belongs to it.
+  if (const auto *Linkage = dyn_cast<LinkageSpecDecl>(FD->getLexicalDeclContext()); Linkage && !Linkage->hasBraces())
+    return SM.getExpansionLoc(Linkage->getExternLoc());
   if (Begin == SM.getExpansionLoc(FD->getBeginLoc())) return Begin;
   // A standard attribute's range starts at its name, inside the `[[`.
   const StringRef Before = SM.getBufferData(SM.getFileID(Begin)).take_front(SM.getFileOffset(Begin)).rtrim();
@@ -431,17 +435,18 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   // Before the definition; #line brings the user's text back to its place.
   std::string Before = BeginColumn > 1 || AfterClass ? "\n" : "";
   Before += lineDirective(BeginLine, FileName);
-  if (!PrototypeBefore && !Member) Before += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
-  // `long ns::f(...) {...}` at global scope: the frame and the resume clone
-  // go into ns, where the body's names are found (the fast clone is
-  // ns::__cilkpp_f_fast, whose definition looks there anyway).
+  // `long ns::f(...) {...}` at global scope: the fast clone's prototype (where
+  // ns::f was declared in a header), the frame and the resume clone go into
+  // ns, where the body's names are found.
   const DeclContext *Reopened =
       !Member && FD->getLexicalDeclContext()->isTranslationUnit() && isa<NamespaceDecl>(FD->getDeclContext())
           ? FD->getDeclContext()
           : nullptr;
-  const std::string Frames = withCxxLinkage(
+  std::string Declarations;
+  if (!PrototypeBefore && !Member) Declarations += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
+  Declarations += withCxxLinkage(
       FD, withoutMacros(Ctx, Settings, frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD))));
-  Before += Reopened ? inScope(Reopened, Frames) : Frames;
+  Before += Reopened ? inScope(Reopened, Declarations) : Declarations;
   std::string Reposition = lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' ');
   // Spawns call the fast clone, so an internal procedure that is only ever
   // spawned leaves its public entry unused.

@@ -105,8 +105,11 @@ std::optional<std::string> hoistStaticLocals(ASTContext &Ctx, const SemaResult &
       const VarDecl *V = S.Var;
       const DeclStmt *DS = S.Declaration;
       if (mayStayCopied(Ctx, V) || !movable(FD, S, SM)) continue;
-      const std::string Name = Names.take(fmt::format("__cilkpp_static_{}_{}", V->getName(),
-                                                      SM.getPresumedLineNumber(SM.getExpansionLoc(V->getLocation()))));
+      // (A static one gets the file's hash too, for a unity build that joins
+      // files.)
+      const std::string Base = fmt::format("__cilkpp_static_{}_{}", V->getName(),
+                                           SM.getPresumedLineNumber(SM.getExpansionLoc(V->getLocation())));
+      const std::string Name = FD->isInlined() ? Names.take(Base) : Names.takeForThisFile(Base);
       const CharSourceRange Range = statementRange(Ctx, DS);
       const std::string Declaration = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
       // An inline procedure is one in every file that defines it, and so

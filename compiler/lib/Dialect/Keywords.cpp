@@ -8,6 +8,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <optional>
 
@@ -24,20 +25,22 @@ struct KeywordSpelling {
   bool InHeaders = false;  // expands in headers too
 };
 
-// `sync` expands to an expression statement the AST can point at; `spawn`
-// expands to nothing, so the spawned call is an ordinary call in the AST.
+// `sync` expands to an expression statement the AST can point at, one that
+// cannot continue the expression before it (`f(x) (void)0` would read as a
+// call, where a missing ';' should be reported as one); `spawn` expands to
+// nothing, so the spawned call is an ordinary call in the AST.
 constexpr KeywordSpelling Keywords[] = {
     {"cilk", KeywordKind::Cilk, "__attribute__((__annotate__(\"cilkpp.procedure\")))"},
     {"spawn", KeywordKind::Spawn, ""},
     {"cilk_spawn", KeywordKind::Spawn, "", "", true},
-    {"sync", KeywordKind::Sync, "(void)0"},
-    {"cilk_sync", KeywordKind::Sync, "(void)0", "", true},
+    {"sync", KeywordKind::Sync, "static_cast<void>(0)"},
+    {"cilk_sync", KeywordKind::Sync, "static_cast<void>(0)", "", true},
     {"cilk_for", KeywordKind::CilkFor, "for", "", true},
     {"cilk_scope", KeywordKind::CilkScope, "", "", true},
     // What OpenCilk's <cilk/cilk.h> defines those as, and Cilk Plus code
     // writes directly.
     {"_Cilk_spawn", KeywordKind::Spawn, "", "", true},
-    {"_Cilk_sync", KeywordKind::Sync, "(void)0", "", true},
+    {"_Cilk_sync", KeywordKind::Sync, "static_cast<void>(0)", "", true},
     {"_Cilk_for", KeywordKind::CilkFor, "for", "", true},
     {"_Cilk_scope", KeywordKind::CilkScope, "", "", true},
     // OpenCilk's hyperobject qualifier: 'long cilk_reducer(zero, add) sum;'.
@@ -162,9 +165,14 @@ void KeywordRecorder::setKeywordsEnabled(bool Enabled) {
   }
 }
 
-void KeywordRecorder::LexedFileChanged(FileID FID, LexedFileChangeReason, SrcMgr::CharacteristicKind,
+void KeywordRecorder::LexedFileChanged(FileID FID, LexedFileChangeReason Reason, SrcMgr::CharacteristicKind,
                                        FileID, SourceLocation) {
   const SourceManager &SM = PP.getSourceManager();
+  if (Reason == LexedFileChangeReason::EnterFile && FID != SM.getMainFileID())
+    if (const OptionalFileEntryRef File = SM.getFileEntryRefForID(FID);
+        File && llvm::sys::path::extension(File->getName()) == ".cilkpp")
+      diag::report(PP.getDiagnostics(), SM.getExpansionLoc(SM.getIncludeLoc(FID)), diag::IncludedCilkppFile)
+          << llvm::sys::path::filename(File->getName());
   // The predefines buffer defines the macros; from then on they expand only
   // while the main file is being lexed.
   if (FID == SM.getMainFileID())

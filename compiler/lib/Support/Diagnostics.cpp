@@ -119,6 +119,10 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Error,
      "cilkpp: a global named 'cilkpp' clashes with the runtime's namespace '::cilkpp', which the translated "
      "program names; rename it or move it into a namespace"},
+    {clang::DiagnosticsEngine::Warning,
+     "cilkpp: '%0' is read as a header: only the file given to cilkpp is translated, so its 'spawn', 'sync' and "
+     "'cilk' are not keywords and its cilk_spawn and cilk_sync run as their serial elision (compile it as a file of "
+     "its own, with a header for what it declares)"},
 };
 
 }  // namespace

@@ -52,6 +52,7 @@ enum ID {
   KeywordInHeader,
   ThrowingDestructorInFrame,
   RuntimeNamespaceTaken,
+  IncludedCilkppFile,
   NumIDs
 };
 

@@ -1,0 +1,1 @@
+#define AFTER_VALUE 2

@@ -1,0 +1,1 @@
+#define MACROS_VALUE 3

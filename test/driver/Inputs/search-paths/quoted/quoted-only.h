@@ -1,0 +1,1 @@
+#define QUOTED_VALUE 1
