@@ -6,7 +6,8 @@
 // directory first and could find another h.h, or none. The translation
 // names each header found beside the .cilkpp file by the absolute path the
 // translator resolved instead; the others are found through the include
-// path again.
+// path again. The same goes for `#include HEADER` (a macro naming such a
+// header) and `__has_include("h.h")`.
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"
@@ -14,6 +15,7 @@
 #include "clang/Rewrite/Core/Rewriter.h"
 #include "llvm/ADT/ArrayRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,8 +35,13 @@ class QuoteIncludeRecorder : public clang::PPCallbacks {
                           bool IsAngled, clang::CharSourceRange FilenameRange, clang::OptionalFileEntryRef File,
                           llvm::StringRef SearchPath, llvm::StringRef RelativePath, const clang::Module *SuggestedModule,
                           bool ModuleImported, clang::SrcMgr::CharacteristicKind FileType) override;
+  void HasInclude(clang::SourceLocation Loc, llvm::StringRef FileName, bool IsAngled, clang::OptionalFileEntryRef File,
+                  clang::SrcMgr::CharacteristicKind FileType) override;
 
  private:
+  // The absolute path of File where it lies beside the .cilkpp file.
+  std::optional<std::string> besideMainFile(clang::FileEntryRef File, llvm::StringRef SearchPath) const;
+
   const clang::SourceManager &SM;
   std::vector<QuoteInclude> &Found;
 };
