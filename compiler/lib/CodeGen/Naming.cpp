@@ -667,6 +667,9 @@ std::string redeclarationName(const FunctionDecl *FD) {
 std::string storagePrefix(const FunctionDecl *FD) {
   if (isExplicitSpecialization(FD)) return FD->isInlineSpecified() ? "template <> inline " : "template <> ";
   std::string Out;
+  // A weak procedure's clones are weak too: a strong definition elsewhere
+  // replaces them along with the procedure, for its spawns as well.
+  if (FD->hasAttr<WeakAttr>()) Out += "__attribute__((__weak__)) ";
   if (FD->getStorageClass() == SC_Static) Out += "static ";
   if (FD->isInlineSpecified()) Out += "inline ";
   return Out;

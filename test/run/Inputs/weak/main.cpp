@@ -1,0 +1,3 @@
+#include <cstdio>
+long run(long);
+int main() { std::printf("%ld\n", run(5)); }
