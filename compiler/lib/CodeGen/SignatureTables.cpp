@@ -10,7 +10,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
@@ -250,6 +252,11 @@ std::uint64_t functionIndex(ASTContext &Ctx, const FunctionDecl *FD, StringRef F
   if (!FD->isExternallyVisible()) {
     Key += '@';
     Key += llvm::sys::path::filename(FileName);
+    // (And a hash of the file as written, which builds of the same source
+    // share wherever it lies: x/util.cilkpp and y/util.cilkpp may each have a
+    // static procedure of the same name.)
+    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Source = llvm::MemoryBuffer::getFile(FileName))
+      Key += fmt::format("#{:016x}", llvm::xxh3_64bits((*Source)->getBuffer()));
   }
   return fnv1a64(Key);
 }
