@@ -670,6 +670,11 @@ std::string storagePrefix(const FunctionDecl *FD) {
   // A weak procedure's clones are weak too: a strong definition elsewhere
   // replaces them along with the procedure, for its spawns as well.
   if (FD->hasAttr<WeakAttr>()) Out += "__attribute__((__weak__)) ";
+  // So is its visibility: a shared library that exports the procedure
+  // exports the fast clone that spawns of it call.
+  if (const auto *Visibility = FD->getAttr<VisibilityAttr>())
+    Out += fmt::format("__attribute__((__visibility__(\"{}\"))) ",
+                       VisibilityAttr::ConvertVisibilityTypeToStr(Visibility->getVisibility()));
   if (FD->getStorageClass() == SC_Static) Out += "static ";
   if (FD->isInlineSpecified()) Out += "inline ";
   return Out;
