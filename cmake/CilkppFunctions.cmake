@@ -30,6 +30,41 @@
 
 include_guard(GLOBAL)
 
+# A .cilkpp file that reaches a target another way (add_executable,
+# target_sources, inside a generator expression) would be left out without
+# a word: CMake skips a source of no language it knows. Once every directory
+# is configured, such sources are errors.
+function(_cilkpp_check_sources dir)
+  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target IN LISTS targets)
+    get_target_property(sources ${target} SOURCES)
+    get_target_property(source_dir ${target} SOURCE_DIR)
+    get_target_property(translations ${target} _CILKPP_TRANSLATIONS)
+    set(translated)
+    foreach(translation IN LISTS translations)
+      string(REPLACE "|" ";" fields "${translation}")
+      list(GET fields 0 absolute)
+      list(APPEND translated "${absolute}")
+    endforeach()
+    foreach(source IN LISTS sources)
+      if(NOT source MATCHES "\\.cilkpp(>|$)")
+        continue()
+      endif()
+      get_filename_component(absolute "${source}" ABSOLUTE BASE_DIR "${source_dir}")
+      if(NOT absolute IN_LIST translated)
+        message(SEND_ERROR "cilkpp: '${source}', a source of target '${target}', is not translated: add .cilkpp "
+                           "files with cilkpp_add_executable, cilkpp_add_library or target_cilkpp_sources (not "
+                           "add_executable, add_library or target_sources, and not inside a generator expression)")
+      endif()
+    endforeach()
+  endforeach()
+  get_property(subdirectories DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(subdirectory IN LISTS subdirectories)
+    _cilkpp_check_sources("${subdirectory}")
+  endforeach()
+endfunction()
+cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _cilkpp_check_sources "${CMAKE_SOURCE_DIR}")
+
 function(_cilkpp_split_sources cilkpp_var other_var)
   set(cilkpp_sources)
   set(other)

@@ -14,7 +14,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cilkpp", ".test", ".cpp"]
 # unit/ holds googletest sources (run by ctest, not lit); Inputs/ directories
 # hold files that tests use; neither has RUN lines.
-config.excludes = ["unit", "fuzz", "Inputs", "sample", "wrong-directory", "configurations", "CMakeLists.txt", "lit.cfg.py",
+config.excludes = ["unit", "fuzz", "Inputs", "sample", "wrong-directory", "untranslated", "configurations", "CMakeLists.txt", "lit.cfg.py",
                    "lit.site.cfg.py.in"]
 
 config.test_source_root = os.path.dirname(__file__)
