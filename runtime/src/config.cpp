@@ -185,7 +185,8 @@ ConfigResult parse_config(const char *const *envp, unsigned hardware_threads) {
                    "' is not " + kNworkersExpected;
   if (result.error.empty() && result.config.speeds.size() > result.config.nworkers)
     result.error = "cilkpp: error: CILKPP_SPEEDS gives " + std::to_string(result.config.speeds.size()) +
-                   " speeds for " + std::to_string(result.config.nworkers) + " workers";
+                   " speeds for " + std::to_string(result.config.nworkers) +
+                   (result.config.nworkers == 1 ? " worker" : " workers");
   return result;
 }
 

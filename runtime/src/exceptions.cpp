@@ -36,12 +36,16 @@ bool hand_to_thief(Worker *w, Frame *parent, std::uint32_t seq) noexcept {
 
 // The count is 1 plus the children running elsewhere; they hand it back as
 // they complete, and none makes the frame ready (only a suspended sync's
-// count reaches 0), so the worker may wait for them here.
+// count reaches 0), so the worker may wait for them here. It takes no other
+// work meanwhile: a frame stolen here would run on this stack above f, and a
+// wait of its own there could need frames that only unwind below f, on this
+// or another waiting worker (three workers deadlocked so, each in nested
+// waits). Requests are answered as at a poll point.
 void wait_for_children(Worker *w, Frame &f) noexcept {
   if (f.join.load(std::memory_order_acquire) == 1) return;
   ActivityClock &clock = w->runtime().clock(w->index());
   clock.enter(Activity::stealing, w->stats());
-  w->schedule_until(f.join, 1);
+  w->wait_without_work(f.join, 1, &f);
   clock.enter(Activity::working, w->stats());
 }
 

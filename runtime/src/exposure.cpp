@@ -9,6 +9,9 @@
 namespace cilkpp::rt {
 namespace {
 
+// Latent frames above which a request exposes them all.
+constexpr unsigned kExposeWholeChainAfter = 256;
+
 void expose(Worker *w, Frame *f) noexcept {
   f->visibility = Visibility::exposed;
   w->push(f);
@@ -31,8 +34,18 @@ void expose_oldest_from(Worker *w, Frame *f) noexcept {
   // the kernel may have changed since the victim last stole.
   w->runtime().placement().note(w->index());
   Frame *oldest = nullptr;
-  for (f = past_callers(f); f->visibility == Visibility::latent; f = past_callers(f->parent)) oldest = f;
-  if (oldest) expose(w, oldest);
+  unsigned latent = 0;
+  for (Frame *g = past_callers(f); g->visibility == Visibility::latent; g = past_callers(g->parent)) {
+    oldest = g;
+    ++latent;
+  }
+  // A long chain (deep recursion that spawns at every level) is exposed
+  // whole: walking it again for each thief's request cost its length each
+  // time, quadratic in the depth.
+  if (latent > kExposeWholeChainAfter)
+    expose_chain(w, f);
+  else if (oldest)
+    expose(w, oldest);
 }
 
 void expose_chain(Worker *w, Frame *f) noexcept {

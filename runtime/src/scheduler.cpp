@@ -10,6 +10,7 @@
 #include <pthread.h>
 
 #include "cilkpp/rt/calls.h"
+#include "cilkpp/rt/exposure.h"
 #include "cilkpp/rt/worker.h"
 #include "hetero.h"
 #include "runtime.h"
@@ -174,6 +175,14 @@ void Worker::schedule_until(const std::atomic<std::int32_t> &count, std::int32_t
       execute(f);
     }
     clock.enter(Activity::stealing, stats_);
+  }
+}
+
+void Worker::wait_without_work(const std::atomic<std::int32_t> &count, std::int32_t target, Frame *running) noexcept {
+  Backoff backoff(runtime_.oversubscribed(), runtime_.speed(index_));
+  while (count.load(std::memory_order_acquire) != target) {
+    poll_exposure(this, running);
+    backoff.wait();
   }
 }
 

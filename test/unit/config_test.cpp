@@ -131,6 +131,8 @@ TEST(Config, CanonicalCheckIsAFlag) {
 TEST(Config, MoreSpeedsThanWorkersIsAnError) {
   EXPECT_EQ(parse({"CILKPP_NWORKERS=2", "CILKPP_SPEEDS=1,1,0.5"}).error,
             "cilkpp: error: CILKPP_SPEEDS gives 3 speeds for 2 workers");
+  EXPECT_EQ(parse({"CILKPP_NWORKERS=1", "CILKPP_SPEEDS=0.3,1"}).error,
+            "cilkpp: error: CILKPP_SPEEDS gives 2 speeds for 1 worker");
   EXPECT_EQ(parse({"CILKPP_NWORKERS=3", "CILKPP_SPEEDS=1,0.5"}).error, "");
 }
 

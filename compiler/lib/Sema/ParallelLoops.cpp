@@ -176,12 +176,11 @@ class LoopBinder {
     Loop.Init = Init;
     Loop.Var = Var;
     if (const auto *Builtin = Var->getType().getCanonicalType()->getAs<BuiltinType>();
-        Builtin && (Builtin->getKind() == BuiltinType::Int128 || Builtin->getKind() == BuiltinType::UInt128) &&
-        !Ctx.getLangOpts().GNUMode)
-      // (The runtime splits what std::is_integral accepts.)
+        Builtin && (Builtin->getKind() == BuiltinType::Int128 || Builtin->getKind() == BuiltinType::UInt128))
+      // (The runtime counts iterations and steps in 64 bits.)
       return shape(Var->getLocation(),
-                   fmt::format("the loop variable '{}' of type '{}' is an integer to the standard library only "
-                               "with -std=gnu++NN, not -std=c++NN",
+                   fmt::format("the loop variable '{}' of type '{}' is not supported yet: a cilk_for counts in 64 "
+                               "bits (use a 64-bit loop variable and compute the 128-bit value from it)",
                                Var->getName().str(), Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy())));
     if (!isIndexType(Var->getType())) {
       const std::string Type = Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy());

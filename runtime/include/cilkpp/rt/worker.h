@@ -122,6 +122,9 @@ class alignas(64) Worker {
   // Runs frames (ready ones first, then stolen ones) until count reads
   // target.
   void schedule_until(const std::atomic<std::int32_t> &count, std::int32_t target = 0) noexcept;
+  // Waits until count reads target without running other frames, answering
+  // requests as a poll point in `running` would.
+  void wait_without_work(const std::atomic<std::int32_t> &count, std::int32_t target, Frame *running) noexcept;
   // Worker-thread body: runs while root calls are active, sleeps otherwise.
   void thread_main() noexcept;
 
