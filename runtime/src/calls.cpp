@@ -16,7 +16,7 @@ void promote_callers(Worker *w, Frame *f) noexcept {
   // other way (a copy follows its parent's copy): link the callers downward
   // through next_ready, which only ready frames use.
   Frame *below = nullptr;
-  for (Frame *caller = f->parent; caller && caller->visibility == Visibility::calling; caller = caller->parent) {
+  for (Frame *caller = f->parent; caller && is_calling(caller->visibility); caller = caller->parent) {
     caller->next_ready = below;
     below = caller;
   }

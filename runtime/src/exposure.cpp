@@ -12,6 +12,14 @@ namespace {
 // Latent frames above which a request exposes them all.
 constexpr unsigned kExposeWholeChainAfter = 256;
 
+// The first of f and its ancestors that is not calling: where a settled
+// calling frame stops the walk, that frame (it is not latent, and neither is
+// anything above it).
+Frame *past_unsettled_callers(Frame *f) noexcept {
+  while (f && f->visibility == Visibility::calling) f = f->parent;
+  return f;
+}
+
 void expose(Worker *w, Frame *f) noexcept {
   f->visibility = Visibility::exposed;
   w->push(f);
@@ -35,7 +43,8 @@ void expose_oldest_from(Worker *w, Frame *f) noexcept {
   w->runtime().placement().note(w->index());
   Frame *oldest = nullptr;
   unsigned latent = 0;
-  for (Frame *g = past_callers(f); g->visibility == Visibility::latent; g = past_callers(g->parent)) {
+  for (Frame *g = past_unsettled_callers(f); g && g->visibility == Visibility::latent;
+       g = past_unsettled_callers(g->parent)) {
     oldest = g;
     ++latent;
   }
@@ -52,10 +61,15 @@ void expose_chain(Worker *w, Frame *f) noexcept {
   // The links point from child to parent and the pushes must go the other
   // way: link the latent frames downward through next_ready, which only
   // ready (heap) frames use, then push from the oldest.
+  // The calling frames passed are settled: every latent frame above them is
+  // exposed here.
   Frame *below = nullptr;
-  for (f = past_callers(f); f->visibility == Visibility::latent; f = past_callers(f->parent)) {
+  for (;;) {
+    for (; f && f->visibility == Visibility::calling; f = f->parent) f->visibility = Visibility::calling_settled;
+    if (!f || f->visibility != Visibility::latent) break;
     f->next_ready = below;
     below = f;
+    f = f->parent;
   }
   for (Frame *g = below; g; g = g->next_ready) expose(w, g);
 }

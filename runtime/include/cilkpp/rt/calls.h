@@ -49,7 +49,7 @@ void promote_callers(Worker *w, Frame *f) noexcept;
 
 // The first of f and its ancestors that is not calling.
 inline Frame *past_callers(Frame *f) noexcept {
-  while (f && f->visibility == Visibility::calling) f = f->parent;
+  while (f && is_calling(f->visibility)) f = f->parent;
   return f;
 }
 

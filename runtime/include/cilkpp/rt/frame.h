@@ -32,7 +32,14 @@ enum class Visibility : std::int32_t {
   // its continuation needs the callee's result, so no thief may take it.
   // Chain walks pass over it to the frames above.
   calling,
+  // The same, once a chain walk (expose_chain) has left no latent frame above
+  // it: those frames are suspended, and only their owner, this worker, could
+  // make one latent again, by returning to it through this call. Later walks
+  // stop here instead of passing the whole chain of calls again.
+  calling_settled,
 };
+
+inline bool is_calling(Visibility v) noexcept { return v == Visibility::calling || v == Visibility::calling_settled; }
 
 // Continues a frame at the continuation point recorded in Frame::entry.
 using ResumeFn = void (*)(Worker *, Frame *) noexcept;
