@@ -9,6 +9,7 @@ ARGUMENTS = {
     "big-frame": ["20"],
     "call-fib": ["call", "20"],
     "cilk-for-bodies": ["vector", "12", "2"],
+    "deep-chains": [["spawns", "2000"], ["calls", "2000"]],
     "lambda-spawn": ["lambda", "20"],
     "lambda-template": ["20"],
     "procedure-forms": ["member-reads", "20"],
