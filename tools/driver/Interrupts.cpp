@@ -16,9 +16,11 @@ constexpr int InterruptSignals[] = {SIGHUP, SIGINT, SIGTERM};
 char DirectoryToRemove[4096];
 volatile sig_atomic_t ChildToInterrupt = 0;
 
-// Runs after LLVM's handler for these signals (which removes the files but
-// never a directory, then restores this one and raises the signal again),
-// or instead of it, calling it first.
+// In place of LLVM's handler for these signals (which removes the files but
+// never a directory): it removes LLVM's files, then the directory. LLVM's
+// handler, which let the signal through while it removed files, died of a
+// second one midway (timeout(1) signals the driver, then its process group),
+// leaving files behind; this one blocks the three signals while it runs.
 void onInterrupt(int Signal) {
   if (const pid_t Child = ChildToInterrupt) kill(Child, Signal);
   llvm::sys::RunInterruptHandlers();

@@ -11,7 +11,9 @@
 
 namespace cilkpp::driver {
 
-// Installs the handlers; once, before llvm::InitLLVM installs its own.
+// Installs the handlers; once, after llvm::InitLLVM has installed its own,
+// which these replace for SIGHUP, SIGINT and SIGTERM (LLVM's stay for
+// crashes).
 void handleInterrupts();
 
 // The temporary directory to remove (empty by then) on interruption, or

@@ -337,10 +337,9 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  // Before LLVM's handlers, which remove the temporary files and then hand
-  // the signal on to these (Interrupts.h).
-  handleInterrupts();
   llvm::InitLLVM X(argc, argv);
+  // In place of LLVM's handlers for interruptions (Interrupts.h).
+  handleInterrupts();
   // A crash is most likely the translator's; LLVM's default message would
   // send the report to the LLVM project.
   llvm::setBugReportMsg(
