@@ -64,6 +64,7 @@ bool isSyncSpelling(StringRef Name) { return lookup(Name) == KeywordKind::Sync; 
 // '.', '->' or '::' in them (`assert(o.sync)`), or a sync spelling before '('
 // (`assert(sync() == 0)`) is marked to stay a name.
 void keepNamesInArguments(const MacroArgs &Args) {
+  if (Args.getNumMacroArguments() == 0) return;
   const Token *Tok = Args.getUnexpArgument(0);
   bool AfterAccess = false;
   for (unsigned Ends = 0; Ends < Args.getNumMacroArguments(); ++Tok) {

@@ -117,8 +117,12 @@ MacroHistory::Guard MacroHistory::hidesCommandLineMacros(const SourceManager &SM
   for (const auto &Entry : Events) {
     const MacroInfo *AtStart = meaningAt(Entry.getValue(), 0);
     if (!AtStart || !Names.contains(Entry.getKey())) continue;
+    // (Nor those of system headers, -include <cstdint>: the runtime's headers
+    // use their macros as macros, UINT32_MAX.)
     const SourceLocation Defined = AtStart->getDefinitionLoc();
-    if (SM.isWrittenInBuiltinFile(Defined) && !SM.isWrittenInCommandLineFile(Defined)) continue;
+    if ((SM.isWrittenInBuiltinFile(Defined) && !SM.isWrittenInCommandLineFile(Defined)) ||
+        SM.isInSystemHeader(Defined))
+      continue;
     Hidden.push_back(Entry.getKey().str());
   }
   return guardFor(std::move(Hidden));

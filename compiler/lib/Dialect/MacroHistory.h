@@ -63,8 +63,9 @@ class MacroHistory {
   Guard hidesEveryMacro(const clang::LangOptions &LO, const std::string &Text) const;
 
   // The same, before the file's first line, for the macros of Names that
-  // are defined there by the command line (-D) or a -include'd header (not
-  // the compiler's or the translation's predefined ones).
+  // are defined there by the command line (-D) or a -include'd header of the
+  // program's (not the compiler's or the translation's predefined ones, nor
+  // a system header's).
   Guard hidesCommandLineMacros(const clang::SourceManager &SM, const llvm::StringSet<> &Names) const;
 };
 
