@@ -247,17 +247,16 @@ std::uint64_t frameHeaderSize(ASTContext &Ctx) {
 
 }  // namespace
 
-std::uint64_t functionIndex(ASTContext &Ctx, const FunctionDecl *FD, StringRef FileName) {
+std::string internalLinkageKey(StringRef FileName) {
+  const StringRef Name = llvm::sys::path::filename(FileName);
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Source = llvm::MemoryBuffer::getFile(FileName))
+    return fmt::format("@{}#{:016x}", Name.str(), llvm::xxh3_64bits((*Source)->getBuffer()));
+  return fmt::format("@{}", Name.str());
+}
+
+std::uint64_t functionIndex(ASTContext &Ctx, const FunctionDecl *FD, StringRef InternalKey) {
   std::string Key = mangledName(Ctx, FD);
-  if (!FD->isExternallyVisible()) {
-    Key += '@';
-    Key += llvm::sys::path::filename(FileName);
-    // (And a hash of the file as written, which builds of the same source
-    // share wherever it lies: x/util.cilkpp and y/util.cilkpp may each have a
-    // static procedure of the same name.)
-    if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Source = llvm::MemoryBuffer::getFile(FileName))
-      Key += fmt::format("#{:016x}", llvm::xxh3_64bits((*Source)->getBuffer()));
-  }
+  if (!FD->isExternallyVisible()) Key += InternalKey;
   return fnv1a64(Key);
 }
 
@@ -308,7 +307,7 @@ FrameTables SignatureTables::definitions(const FrameDescription &Frame, const st
   for (const ContinuationPoint &P : Frame.Points) Entries = std::max(Entries, P.Entry);
   const std::string Procedure = FD->getQualifiedNameAsString();
   const std::string Mangled = mangledName(Ctx, FD);
-  const std::uint64_t Index = functionIndex(Ctx, FD, FileName);
+  const std::uint64_t Index = functionIndex(Ctx, FD, InternalKey);
 
   const char *AllowOffsetof = "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\n";
   std::string Out = AllowOffsetof;

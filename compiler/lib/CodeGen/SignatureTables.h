@@ -18,10 +18,15 @@
 
 namespace cilkpp {
 
+// What a procedure of internal linkage adds to its mangled name, which other
+// files may reuse: `@`, the file's base name, and `#` and a hash of the file
+// as written (which builds of the same source share wherever it lies:
+// x/util.cilkpp and y/util.cilkpp may each have a static procedure of one name).
+std::string internalLinkageKey(llvm::StringRef FileName);
+
 // The stable function-table index of a procedure: FNV-1a 64 of its mangled
-// name (of the name and the file's name for internal linkage, which other
-// files may reuse).
-std::uint64_t functionIndex(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, llvm::StringRef FileName);
+// name, followed by InternalKey for internal linkage.
+std::uint64_t functionIndex(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, llvm::StringRef InternalKey);
 
 struct FrameTables {
   // Specializations of cilkpp::rt::record_access for the classes that declare
@@ -33,7 +38,8 @@ struct FrameTables {
 
 class SignatureTables {
  public:
-  SignatureTables(clang::ASTContext &Ctx, llvm::StringRef FileName) : Ctx(Ctx), FileName(FileName) {}
+  SignatureTables(clang::ASTContext &Ctx, llvm::StringRef FileName)
+      : Ctx(Ctx), InternalKey(internalLinkageKey(FileName)) {}
 
   // The name of the procedure's FrameSignature, which its FrameInfos point at.
   static std::string signatureName(const ProcedureNames &Names) { return Names.Info + "_signature"; }
@@ -51,7 +57,7 @@ class SignatureTables {
 
  private:
   clang::ASTContext &Ctx;
-  std::string FileName;
+  std::string InternalKey;  // internalLinkageKey of the file, read once
   std::string Dump;
   llvm::DenseSet<const clang::RecordDecl *> EmittedAccess;
 };
