@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <utility>
 
 using namespace clang;
 
@@ -34,6 +35,20 @@ PrintingPolicy policy(ASTContext &Ctx) {
   return P;
 }
 
+// The printer writes the smallest long and long long template arguments as
+// `-9223372036854775808L`: the negation of a literal too large for its type,
+// which g++ warns is unsigned and clang++ rejects as narrowing. They are
+// spelled as <climits> spells them.
+void spellMinimumIntegers(std::string &Printed) {
+  static const std::pair<StringRef, StringRef> Minimums[] = {
+      {"-9223372036854775808LL", "(-9223372036854775807LL - 1)"},
+      {"-9223372036854775808L", "(-9223372036854775807L - 1)"}};
+  for (const auto &[Literal, Spelling] : Minimums)
+    for (std::size_t At = Printed.find(Literal.str()); At != std::string::npos;
+         At = Printed.find(Literal.str(), At + Spelling.size()))
+      Printed.replace(At, Literal.size(), Spelling.str());
+}
+
 std::string print(ASTContext &Ctx, QualType T, StringRef Name) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
@@ -42,6 +57,8 @@ std::string print(ASTContext &Ctx, QualType T, StringRef Name) {
   // parentheses a declarator needs by itself.
   T = T.IgnoreParens();
   T.print(OS, policy(Ctx), Name);
+  OS.flush();
+  spellMinimumIntegers(Out);
   return Out;
 }
 
