@@ -142,19 +142,42 @@ void FramePool::spill(std::size_t cls) noexcept {
 }
 
 // Frames too large for a size class: the system allocator, aligned like the
-// classes so generated frames may hold over-aligned members up to 64.
+// classes so generated frames may hold over-aligned members up to 64; the
+// newest kept block of the class first.
 void *FramePool::allocate_large(std::size_t cls) noexcept {
+  for (std::uint32_t i = large_count_; i-- > 0;)
+    if (large_[i].cls == cls) {
+      void *p = large_[i].block;
+      large_bytes_ -= class_block_size(cls);
+      large_[i] = large_[--large_count_];
+      return p;
+    }
   const std::size_t bytes = class_block_size(cls);
   void *p = ::operator new(bytes, std::align_val_t{kFrameAlign}, std::nothrow);
   if (!p) out_of_memory(bytes);
   return p;
 }
 
-void FramePool::release_large(void *p) noexcept {
-  ::operator delete(p, std::align_val_t{kFrameAlign});
+void FramePool::release_large(void *p, std::size_t cls) noexcept {
+  const std::size_t bytes = class_block_size(cls);
+  if (bytes > kLargeKeptBytes) return ::operator delete(p, std::align_val_t{kFrameAlign});
+  // A full pool gives back its oldest blocks.
+  std::uint32_t dropped = 0;
+  while (large_count_ - dropped == kLargeKept || large_bytes_ + bytes > kLargeKeptBytes) {
+    ::operator delete(large_[dropped].block, std::align_val_t{kFrameAlign});
+    large_bytes_ -= class_block_size(large_[dropped].cls);
+    ++dropped;
+  }
+  if (dropped) {
+    for (std::uint32_t i = dropped; i < large_count_; ++i) large_[i - dropped] = large_[i];
+    large_count_ -= dropped;
+  }
+  large_[large_count_++] = {p, cls};
+  large_bytes_ += bytes;
 }
 
 FramePool::~FramePool() {
+  while (large_count_) ::operator delete(large_[--large_count_].block, std::align_val_t{kFrameAlign});
   std::lock_guard<std::mutex> guard(reserve.mutex);
   for (std::size_t cls = 0; cls < kSizeClasses; ++cls) {
     while (FreeBlock *b = heads_[cls]) {

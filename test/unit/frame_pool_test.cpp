@@ -172,4 +172,53 @@ TEST(FramePool, LargeFramesComeFromTheSystemAllocator) {
   }
 }
 
+TEST(FramePool, LargeBlockReleasedIsReusedForItsClassOnly) {
+  FramePool pool;
+  const std::size_t cls = size_class_of(100000);
+  void *p = pool.allocate(cls);
+  pool.release(p, cls);
+  EXPECT_EQ(pool.large_kept(), 1u);
+  void *other = pool.allocate(size_class_of(300000));
+  EXPECT_NE(other, p);
+  EXPECT_EQ(pool.allocate(cls), p);
+  EXPECT_EQ(pool.large_kept(), 0u);
+  pool.release(p, cls);
+  pool.release(other, size_class_of(300000));
+  EXPECT_EQ(pool.large_kept(), 2u);
+}
+
+TEST(FramePool, KeepsAFewLargeBlocksAndNoneAboveTheLargestKeptClass) {
+  FramePool pool;
+  const std::size_t cls = size_class_of(100000);
+  std::vector<void *> blocks;
+  ASSERT_LE(FramePool::kLargeKept * class_block_size(cls), FramePool::kLargeKeptBytes);
+  for (std::uint32_t i = 0; i < FramePool::kLargeKept + 3; ++i) blocks.push_back(pool.allocate(cls));
+  for (void *p : blocks) pool.release(p, cls);
+  EXPECT_EQ(pool.large_kept(), FramePool::kLargeKept);
+  // The newest are kept: they come back last released first.
+  for (std::uint32_t i = 0; i < FramePool::kLargeKept; ++i) EXPECT_EQ(pool.allocate(cls), blocks[blocks.size() - 1 - i]);
+  for (std::uint32_t i = 0; i < FramePool::kLargeKept; ++i) pool.release(blocks[blocks.size() - 1 - i], cls);
+
+  const std::size_t huge = size_class_of(FramePool::kLargeKeptBytes + 1);
+  void *h = pool.allocate(huge);
+  ASSERT_TRUE(aligned(h));
+  pool.release(h, huge);
+  EXPECT_EQ(pool.large_kept(), FramePool::kLargeKept);
+}
+
+TEST(FramePool, LargeBlocksKeptTogetherStayWithinTheirBytes) {
+  FramePool pool;
+  const std::size_t cls = size_class_of(FramePool::kLargeKeptBytes / 3);
+  ASSERT_GE(cls, kSizeClasses);
+  void *blocks[3] = {pool.allocate(cls), pool.allocate(cls), pool.allocate(cls)};
+  for (void *p : blocks) pool.release(p, cls);
+  // Each is half the budget (its class rounds up): the newest two stay.
+  EXPECT_EQ(pool.large_kept(), 2u);
+  EXPECT_EQ(pool.allocate(cls), blocks[2]);
+  EXPECT_EQ(pool.allocate(cls), blocks[1]);
+  EXPECT_EQ(pool.large_kept(), 0u);
+  pool.release(blocks[1], cls);
+  pool.release(blocks[2], cls);
+}
+
 }  // namespace

@@ -155,6 +155,13 @@ class CloneBuilder {
   // The frame member holding V, and the expression that names V itself
   // (a reference is held as a pointer).
   std::string fieldOf(const VarDecl *V) const { return "__frame->" + Frame.field(V)->Name; }
+  // The address of V's field as a result slot: a class may overload unary
+  // `&` (a proxy's, or a deleted one), which the built-in takes past.
+  std::string slotOf(const VarDecl *V) const {
+    const QualType T = V->getType();
+    if (T->isDependentType() || T->isRecordType()) return fmt::format("__builtin_addressof({})", fieldOf(V));
+    return fmt::format("&{}", fieldOf(V));
+  }
   std::string accessOf(const VarDecl *V) const {
     return Frame.field(V)->IsReference ? fmt::format("(*{})", fieldOf(V)) : fieldOf(V);
   }
@@ -715,7 +722,7 @@ class CloneBuilder {
       std::string Init = initializerText(V, IsCopyInit);
       if (Init.empty() && valueInitialisedUnwritten(V)) Init = "{}";
       if (IsCopyInit) Init = "(" + Init + ")";
-      return fmt::format("::new (static_cast<void *>(&{})) {}{}{}", fieldOf(V),
+      return fmt::format("::new (static_cast<void *>(__builtin_addressof({}))) {}{}{}", fieldOf(V),
                          typeQualified(Ctx, V->getType().getUnqualifiedType()), Init, markLive(V));
     }
     // `T v;` of a trivially copyable class whose default constructor does
@@ -1031,7 +1038,7 @@ class CloneBuilder {
 
     const bool HasResult = Site.Target || Site.TargetLValue;
     const std::string Slot = Converted           ? fmt::format("&__frame->{}", convertedResultName(Index))
-                             : Site.Target       ? fmt::format("&{}", fieldOf(Site.Target))
+                             : Site.Target       ? slotOf(Site.Target)
                              : Site.TargetLValue ? std::string("__t")
                                                  : std::string("nullptr");
     std::string Call;
@@ -1127,7 +1134,7 @@ class CloneBuilder {
     Out += fmt::format("__frame->entry = {}; ::cilkpp::rt::begin_call(__frame); ", Entry);
     const std::string Call =
         fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee),
-                    Site.Target ? fmt::format("&{}", fieldOf(Site.Target)) : std::string("nullptr"), Frame.MayThrow ? "__child" : "0",
+                    Site.Target ? slotOf(Site.Target) : std::string("nullptr"), Frame.MayThrow ? "__child" : "0",
                     Args.empty() ? "" : ", ", Args);
     Out += Site.Target ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
     Out += fmt::format("if (!::cilkpp::rt::call_returned(__w, __frame)) {} ", escape());
@@ -1274,7 +1281,7 @@ class CloneBuilder {
   std::string constructedTarget(const SpawnSite &Site) {
     if (Site.Form != SpawnForm::Declare || !accessesFrame(Site.Target) || !Frame.field(Site.Target)->ManagedLifetime)
       return "";
-    return fmt::format("::new (static_cast<void *>(&{})) {}(){}; ", fieldOf(Site.Target),
+    return fmt::format("::new (static_cast<void *>(__builtin_addressof({}))) {}(){}; ", fieldOf(Site.Target),
                        typeQualified(Ctx, Site.Target->getType().getUnqualifiedType()), markLive(Site.Target));
   }
 
@@ -1636,7 +1643,7 @@ class CloneBuilder {
       // Moved, not copied, into the frame (a const one is copied, as C++
       // would); the frame's object is the one the body uses and destroys.
       const std::string T = typeQualified(Ctx, P->getType().getUnqualifiedType());
-      Out += fmt::format(" ::new (static_cast<void *>(&{})) {}(static_cast<{} &&>({})){};", fieldOf(P), T,
+      Out += fmt::format(" ::new (static_cast<void *>(__builtin_addressof({}))) {}(static_cast<{} &&>({})){};", fieldOf(P), T,
                          typeQualified(Ctx, P->getType()), parameterName(P), markLive(P));
     }
     Out += debuggerNames(Ctx, Frame, /*ResumeClone=*/false);

@@ -422,9 +422,18 @@ static QualType fullyQualified(ASTContext &Ctx, QualType T) {
                                                          Array->getIndexTypeCVRQualifiers()),
                                 T.getLocalQualifiers());
   T = withoutLocalSugar(Ctx, T);
-  if (!T->isDependentType() && hasLocalSugar(T)) return T.getCanonicalType();
-  if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return T.getCanonicalType();
-  if (!T->isDependentType() && hasArgumentsLeftUnqualified(T)) return T.getCanonicalType();
+  // The canonical type, its classes named from the global namespace: printed
+  // as it is, `lib::Widget` would find `app::lib` first inside `namespace app`.
+  // (Not where getFullyQualifiedType would leave arguments unqualified: a
+  // pack's, which the canonical type prints qualified, if not from `::`.)
+  const auto canonical = [&] {
+    const QualType Canonical = T.getCanonicalType();
+    if (T->isDependentType() || hasArgumentsLeftUnqualified(Canonical)) return Canonical;
+    return TypeName::getFullyQualifiedType(Canonical, Ctx, /*WithGlobalNsPrefix=*/true);
+  };
+  if (!T->isDependentType() && hasLocalSugar(T)) return canonical();
+  if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return canonical();
+  if (!T->isDependentType() && hasArgumentsLeftUnqualified(T)) return canonical();
   // getFullyQualifiedType would qualify a class template's parameter with
   // the class (`Summer<Vec>::Box<long>`); generated code names such types
   // only inside that class, where they need no qualification.

@@ -368,6 +368,22 @@ class Lowering {
     return Common;
   }
 
+  // The namespace of the `get` a tuple-like binding calls: the binding
+  // found it by argument-dependent lookup, which an unqualified `get<0>(x)`
+  // does not do before C++20 unless some template `get` is visible. (A
+  // friend defined in its class can only be found that way: unqualified.)
+  static std::string getQualifier(const FunctionDecl *Get) {
+    if (!Get) return "";
+    if (Get->isInStdNamespace()) return "::std::";
+    if (Get->getFriendObjectKind() != Decl::FOK_None || !Get->getDeclContext()->isFileContext()) return "";
+    std::string Scope;
+    // (Qualified lookup sees into unnamed namespaces.)
+    for (const DeclContext *DC = Get->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
+        Scope = NS->getName().str() + "::" + Scope;
+    return "::" + Scope;
+  }
+
   std::optional<Decomposition> concreteDecomposition(const DecompositionDecl *D, StringRef Object) const {
     Decomposition Out;
     Out.HoldsTemporary = D->getType()->isReferenceType() && D->getInit()->IgnoreImplicit()->isPRValue();
@@ -381,8 +397,7 @@ class Lowering {
         if (isa<CXXMemberCallExpr>(Get))
           Access = fmt::format("{}.get<{}>()", Object, Index);
         else
-          Access = fmt::format("{}get<{}>({})", Get->getDirectCallee() && Get->getDirectCallee()->isInStdNamespace()
-                                                    ? "::std::" : "", Index, Object);
+          Access = fmt::format("{}get<{}>({})", getQualifier(Get->getDirectCallee()), Index, Object);
       } else if (const auto *Member = dyn_cast_or_null<MemberExpr>(B->getBinding()->IgnoreImplicit())) {
         if (Member->getMemberDecl()->getName().empty() || B->getBinding()->refersToBitField()) return std::nullopt;
         Access = fmt::format("{}.{}", Object, Member->getMemberDecl()->getName());

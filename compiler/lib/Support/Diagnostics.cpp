@@ -123,6 +123,9 @@ constexpr Description Descriptions[NumIDs] = {
      "cilkpp: '%0' is read as a header: only the file given to cilkpp is translated, so its 'spawn', 'sync' and "
      "'cilk' are not keywords and its cilk_spawn and cilk_sync run as their serial elision (compile it as a file of "
      "its own, with a header for what it declares)"},
+    {clang::DiagnosticsEngine::Note,
+     "cilkpp: the structured binding '%0' refers to the temporary that its 'get' returns by value, which no frame "
+     "can hold; declare a variable initialized from that 'get' instead"},
 };
 
 }  // namespace

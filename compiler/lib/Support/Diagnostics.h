@@ -53,6 +53,7 @@ enum ID {
   ThrowingDestructorInFrame,
   RuntimeNamespaceTaken,
   IncludedCilkppFile,
+  NoteBindingToTemporary,
   NumIDs
 };
 

@@ -74,7 +74,7 @@ template <class T>
   if constexpr (std::is_trivially_copy_assignable_v<T>)
     field = value;
   else
-    std::memcpy(static_cast<void *>(&field), static_cast<const void *>(&value), sizeof(T));
+    std::memcpy(static_cast<void *>(__builtin_addressof(field)), static_cast<const void *>(__builtin_addressof(value)), sizeof(T));
 }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -250,7 +250,7 @@ class ResultStorage {
 template <class T>
 class ResultStorage<T, false> {
  public:
-  T *slot() noexcept { return &value_; }
+  T *slot() noexcept { return __builtin_addressof(value_); }
   T take() noexcept { return std::move(value_); }
 
  private:

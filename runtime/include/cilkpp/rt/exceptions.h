@@ -86,7 +86,7 @@ class Deferred {
   }
   Deferred(const Deferred &) = delete;
   Deferred &operator=(const Deferred &) = delete;
-  void *slot() noexcept { return static_cast<void *>(&value_); }
+  void *slot() noexcept { return static_cast<void *>(__builtin_addressof(value_)); }
   void ready() noexcept { ready_ = true; }
   R &get() noexcept { return value_; }
 

@@ -6,7 +6,8 @@
 // A frame stolen or mugged is freed by whichever worker finishes it, so frames
 // drift between pools; a pool that caches too many blocks of a class hands a
 // batch to the process-wide reserve, and an empty pool takes a batch back (or
-// carves a new chunk) before touching the system allocator.
+// carves a new chunk) before touching the system allocator. Larger frames come
+// from the system allocator, and each pool keeps a few of them for reuse.
 #pragma once
 
 #include <cstddef>
@@ -50,7 +51,7 @@ class FramePool {
   }
 
   void release(void *p, std::size_t cls) noexcept {
-    if (__builtin_expect(cls >= kSizeClasses, 0)) return release_large(p);
+    if (__builtin_expect(cls >= kSizeClasses, 0)) return release_large(p, cls);
     auto *b = static_cast<FreeBlock *>(p);
     b->next = heads_[cls];
     heads_[cls] = b;
@@ -58,6 +59,12 @@ class FramePool {
   }
 
   std::uint32_t cached(std::size_t cls) const noexcept { return counts_[cls]; }
+  std::uint32_t large_kept() const noexcept { return large_count_; }
+
+  // Large blocks a pool keeps: at most kLargeKept of them, of at most
+  // kLargeKeptBytes together (a recursion holds one per level it is deep).
+  static constexpr std::uint32_t kLargeKept = 32;
+  static constexpr std::size_t kLargeKeptBytes = std::size_t{4} << 20;
 
  private:
   struct FreeBlock {
@@ -66,11 +73,21 @@ class FramePool {
 
   void *refill(std::size_t cls) noexcept;
   void spill(std::size_t cls) noexcept;
-  static void *allocate_large(std::size_t cls) noexcept;
-  static void release_large(void *p) noexcept;
+  void *allocate_large(std::size_t cls) noexcept;
+  void release_large(void *p, std::size_t cls) noexcept;
 
   FreeBlock *heads_[kSizeClasses] = {};
   std::uint32_t counts_[kSizeClasses] = {};
+  // Without them a recursion whose frames are larger than the classes asked
+  // the system for each call's frame, and glibc gave the top of its heap back
+  // at each free and faulted it in again at the next call (15 times slower).
+  struct KeptLarge {
+    void *block;
+    std::size_t cls;
+  };
+  KeptLarge large_[kLargeKept] = {};
+  std::uint32_t large_count_ = 0;
+  std::size_t large_bytes_ = 0;
 };
 
 }  // namespace cilkpp::rt

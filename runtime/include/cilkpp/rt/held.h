@@ -122,7 +122,7 @@ class HeldScope {
     void *memory = detail::allocate_block<T>(w_);
     auto *block = ::new (memory) detail::HeldBlock<T>;
     try {
-      ::new (static_cast<void *>(&block->object)) T(std::forward<Make>(make)());
+      ::new (static_cast<void *>(__builtin_addressof(block->object))) T(std::forward<Make>(make)());
     } catch (...) {
       detail::free_block(w_, block);
       throw;
