@@ -17,6 +17,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <string>
+
 using namespace clang;
 
 namespace cilkpp {
@@ -370,12 +373,14 @@ class Lowering {
 
   // The namespace of the `get` a tuple-like binding calls: the binding
   // found it by argument-dependent lookup, which an unqualified `get<0>(x)`
-  // does not do before C++20 unless some template `get` is visible. (A
-  // friend defined in its class can only be found that way: unqualified.)
-  static std::string getQualifier(const FunctionDecl *Get) {
-    if (!Get) return "";
+  // does not do before C++20 unless some template `get` is visible. None for
+  // a friend defined in its class, which only that lookup finds: a lambda
+  // makes the call there, with `using ::std::get;` for a visible template
+  // (the binding's <utility> or <tuple> declares it).
+  static std::optional<std::string> getQualifier(const FunctionDecl *Get) {
+    if (!Get || Get->getFriendObjectKind() != Decl::FOK_None || !Get->getDeclContext()->isFileContext())
+      return std::nullopt;
     if (Get->isInStdNamespace()) return "::std::";
-    if (Get->getFriendObjectKind() != Decl::FOK_None || !Get->getDeclContext()->isFileContext()) return "";
     std::string Scope;
     // (Qualified lookup sees into unnamed namespaces.)
     for (const DeclContext *DC = Get->getDeclContext(); DC; DC = DC->getParent())
@@ -396,8 +401,12 @@ class Lowering {
         if (!Get) return std::nullopt;
         if (isa<CXXMemberCallExpr>(Get))
           Access = fmt::format("{}.get<{}>()", Object, Index);
+        else if (std::optional<std::string> Qualifier = getQualifier(Get->getDirectCallee()))
+          Access = fmt::format("{}get<{}>({})", *Qualifier, Index, Object);
         else
-          Access = fmt::format("{}get<{}>({})", getQualifier(Get->getDirectCallee()), Index, Object);
+          Access = fmt::format("[](auto &&__o) -> decltype(auto) {{ using ::std::get; return get<{}>("
+                               "static_cast<decltype(__o)>(__o)); }}({})",
+                               Index, Object);
       } else if (const auto *Member = dyn_cast_or_null<MemberExpr>(B->getBinding()->IgnoreImplicit())) {
         if (Member->getMemberDecl()->getName().empty() || B->getBinding()->refersToBitField()) return std::nullopt;
         Access = fmt::format("{}.{}", Object, Member->getMemberDecl()->getName());
