@@ -412,13 +412,15 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
   // A tuple-like structured binding, which StatementLowering wrote as a
   // reference bound to what `get` returns (`auto &&x = get<0>(__cilkpp_bindings_L_C)`).
-  if (const auto *Get = T->isReferenceType() && V->getInit() ? dyn_cast<CallExpr>(V->getInit()->IgnoreImplicit()) : nullptr;
-      Get && Get->isPRValue() && Get->getNumArgs() + isa<CXXMemberCallExpr>(Get) >= 1) {
-    const Expr *Object = isa<CXXMemberCallExpr>(Get) ? cast<CXXMemberCallExpr>(Get)->getImplicitObjectArgument() : Get->getArg(0);
-    const auto *Named = dyn_cast<DeclRefExpr>(Object->IgnoreImplicit());
-    if (Named && Named->getDecl()->getName().starts_with("__cilkpp_bindings_"))
-      diag::report(Diags, V->getLocation(), diag::NoteBindingToTemporary) << V->getName();
-  }
+  const auto *Get = T->isReferenceType() && V->getInit() ? dyn_cast<CallExpr>(V->getInit()->IgnoreImplicit()) : nullptr;
+  const Expr *Object = nullptr;
+  if (const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(Get))
+    Object = Member->getImplicitObjectArgument();
+  else if (Get && Get->getNumArgs() == 1)
+    Object = Get->getArg(0);
+  const auto *Named = Object && Get->isPRValue() ? dyn_cast<DeclRefExpr>(Object->IgnoreImplicit()) : nullptr;
+  if (Named && Named->getDecl()->getName().starts_with("__cilkpp_bindings_"))
+    diag::report(Diags, V->getLocation(), diag::NoteBindingToTemporary) << V->getName();
   // Instantiations are translated as explicit specializations, which must
   // spell every type in them.
   if (const CXXRecordDecl *RD = localClassIn(T)) {
