@@ -146,9 +146,13 @@ cl::list<std::string> DepTargetOpt("MT", cl::value_desc("target"),
 cl::list<std::string> DepQuotedTargetOpt("MQ", cl::value_desc("target"),
                                          cl::desc("As -MT, with the characters Make treats specially quoted"),
                                          cl::cat(Category));
-cl::opt<bool> SaveTempsOpt(
-    "save-temps",
-    cl::desc("Keep the translated C++ next to the output as <stem>.cilkpp.cpp"),
+cl::opt<Options::KeepTranslation> SaveTempsOpt(
+    "save-temps", cl::ValueOptional, cl::init(Options::KeepTranslation::No),
+    cl::desc("Keep the translated C++ as <stem>.cilkpp.cpp next to the output (=obj, the default) or in "
+             "the current directory (=cwd)"),
+    cl::values(clEnumValN(Options::KeepTranslation::BesideOutput, "", "next to the output"),
+               clEnumValN(Options::KeepTranslation::BesideOutput, "obj", "next to the output"),
+               clEnumValN(Options::KeepTranslation::InCurrentDir, "cwd", "in the current directory")),
     cl::cat(Category));
 
 // Options whose value may be the next argument.

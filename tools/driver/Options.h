@@ -26,7 +26,10 @@ struct Options {
   bool Serial = false;       // --serial / -fcilkpp-serial
   bool CountSpawns = false;  // -fcilkpp-count-spawns
   bool PollPoints = true;    // -fno-cilkpp-poll-points turns them off
-  bool SaveTemps = false;    // --save-temps
+  // --save-temps or -save-temps=obj keep the translated C++ next to the
+  // output, -save-temps=cwd in the current directory (gcc's spellings).
+  enum class KeepTranslation { No, BesideOutput, InCurrentDir };
+  KeepTranslation SaveTemps = KeepTranslation::No;
   bool Verbose = false;      // -v
   bool Debug = false;        // -g
   // -MD / -MF file / -MT target (either of the last two implies -MD): with

@@ -53,7 +53,7 @@ class Driver {
   bool writeTranslatedDepFile(llvm::StringRef Translation, llvm::StringRef Target, llvm::StringRef DepPath,
                               llvm::StringRef HostDepPath, std::vector<std::string> Dependencies);
   // Where the translation of `Input` goes: a temporary file, or with
-  // --save-temps <dir of output>/<stem>.cilkpp.cpp.
+  // --save-temps <dir of output>/<stem>.cilkpp.cpp (-save-temps=cwd: ./<stem>.cilkpp.cpp).
   std::optional<std::string> translationPath(const std::string &Input,
                                              llvm::StringRef OutputPath);
 
@@ -175,11 +175,12 @@ bool Driver::translateTo(const std::string &Input, const std::string &OutPath,
 std::optional<std::string> Driver::translationPath(const std::string &Input,
                                                    llvm::StringRef OutputPath) {
   llvm::StringRef Stem = path::stem(Input);
-  if (!O.SaveTemps) return Temps.create(Stem, "cpp");
+  if (O.SaveTemps == Options::KeepTranslation::No) return Temps.create(Stem, "cpp");
+  llvm::StringRef Dir = O.SaveTemps == Options::KeepTranslation::InCurrentDir ? "" : path::parent_path(OutputPath);
   // (Two inputs of one name from different directories: a.cilkpp.cpp and
   // a-1.cilkpp.cpp.)
   for (unsigned Suffix = 0;; ++Suffix) {
-    llvm::SmallString<256> Kept(path::parent_path(OutputPath));
+    llvm::SmallString<256> Kept(Dir);
     path::append(Kept, Suffix ? llvm::Twine(Stem) + "-" + llvm::Twine(Suffix) + ".cilkpp.cpp" : Stem + ".cilkpp.cpp");
     if (KeptTranslations.insert(Kept).second) return std::string(Kept);
   }
