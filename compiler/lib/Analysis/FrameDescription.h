@@ -41,6 +41,11 @@ struct FrameField {
   bool IsReference = false;
   // The block whose end destroys a ManagedLifetime field.
   const clang::CompoundStmt *Block = nullptr;
+  // Large, initialised once per call and never written afterwards: once the
+  // fast clone has saved it at a spawn or call, the frame's copy stays
+  // current, and later ones skip the copy (a 16 KiB parameter was copied
+  // again at each spawn of a loop).
+  bool SavedOnce = false;
 };
 
 struct FrameDescription {

@@ -13,6 +13,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Analysis/Analyses/LiveVariables.h"
 #include "clang/Analysis/AnalysisDeclContext.h"
 #include "llvm/ADT/SetVector.h"
@@ -200,11 +201,8 @@ class AddressTakenFinder : public RecursiveASTVisitor<AddressTakenFinder> {
   const VarSet &Fields;
 };
 
-// The block whose end ends a variable's lifetime: the one a local is
-// declared directly in, the body for a parameter, or nullptr (for-init,
-// condition variables).
-const CompoundStmt *enclosingBlock(ParentMap &PM, const Stmt *Body, const VarDecl *V) {
-  if (isa<ParmVarDecl>(V)) return dyn_cast<CompoundStmt>(Body);
+// The statement that declares a local of the body, or nullptr.
+const DeclStmt *declarationOf(const Stmt *Body, const VarDecl *V) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *V;
     const DeclStmt *Found = nullptr;
@@ -216,7 +214,16 @@ const CompoundStmt *enclosingBlock(ParentMap &PM, const Stmt *Body, const VarDec
   } F;
   F.V = V;
   F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found ? dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<DeclStmt *>(F.Found))) : nullptr;
+  return F.Found;
+}
+
+// The block whose end ends a variable's lifetime: the one a local is
+// declared directly in, the body for a parameter, or nullptr (for-init,
+// condition variables).
+const CompoundStmt *enclosingBlock(ParentMap &PM, const Stmt *Body, const VarDecl *V) {
+  if (isa<ParmVarDecl>(V)) return dyn_cast<CompoundStmt>(Body);
+  const DeclStmt *Declaration = declarationOf(Body, V);
+  return Declaration ? dyn_cast_or_null<CompoundStmt>(PM.getParent(const_cast<DeclStmt *>(Declaration))) : nullptr;
 }
 
 // The local variable whose storage an lvalue designates part of (`a[i]` of
@@ -670,6 +677,41 @@ std::vector<const Stmt *> earlyReturns(ASTContext &Ctx, const FunctionDecl *FD) 
   return Early;
 }
 
+// Fields worth saving once (FrameField::SavedOnce): a copy of a few
+// registers costs less than the test. A variable declared in a loop is
+// initialised again each round, and one a goto can jump back over too.
+constexpr clang::CharUnits::QuantityType SavedOnceMinBytes = 64;
+
+bool hasGoto(const Stmt *S) {
+  if (isa<GotoStmt, IndirectGotoStmt>(S)) return true;
+  return llvm::any_of(S->children(), [](const Stmt *Child) { return Child && hasGoto(Child); });
+}
+
+bool initialisedOncePerCall(ParentMap &PM, const FunctionDecl *FD, const VarDecl *V) {
+  if (isa<ParmVarDecl>(V)) return true;
+  const DeclStmt *Declaration = declarationOf(FD->getBody(), V);
+  if (!Declaration || hasGoto(FD->getBody())) return false;
+  for (const Stmt *S = PM.getParent(const_cast<DeclStmt *>(Declaration)); S; S = PM.getParent(const_cast<Stmt *>(S)))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(S)) return false;
+  return true;
+}
+
+void markSavedOnce(ASTContext &Ctx, ParentMap &PM, const FunctionDecl *FD, FrameDescription &Frame) {
+  llvm::DenseSet<const VarDecl *> Saved;
+  for (const ContinuationPoint &P : Frame.Points)
+    if (P.Kind == PointKind::Spawn || P.Kind == PointKind::Call) Saved.insert(P.FastPathSaves.begin(), P.FastPathSaves.end());
+  std::optional<ExprMutationAnalyzer> Mutations;
+  for (FrameField &F : Frame.Fields) {
+    const QualType T = F.Var->getType();
+    if (!Saved.contains(F.Var) || F.ManagedLifetime || F.IsReference || T->isDependentType() || T->isIncompleteType() ||
+        T.isVolatileQualified() || Ctx.getTypeSizeInChars(T).getQuantity() < SavedOnceMinBytes ||
+        !initialisedOncePerCall(PM, FD, F.Var))
+      continue;
+    if (!Mutations) Mutations.emplace(*FD->getBody(), Ctx);
+    F.SavedOnce = !Mutations->isMutated(F.Var);
+  }
+}
+
 }  // namespace
 
 bool convertsResult(ASTContext &Ctx, const SpawnSite &S) {
@@ -780,6 +822,7 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
       if (!F.ResidentOnFastPath && llvm::is_contained(InScope->second, F.Var) && LiveHere(F.Var))
         P.FastPathSaves.push_back(F.Var);
   }
+  markSavedOnce(Ctx, PM, FD, Frame);
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include "Analysis/FrameLayout.h"
 
 #include "CodeGen/DebuggerNames.h"
+#include "Dialect/MacroHistory.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/PackExpansions.h"
 #include "CodeGen/PredefinedNames.h"
@@ -191,6 +192,19 @@ class CloneBuilder {
   // local declared without an initializer may be saved before the program
   // sets it: both go through init_field, which copies either without the
   // host compiler warning about the second.
+  // A save at a spawn or call; a SavedOnce field's only until it is done.
+  std::string saveOnceText(const VarDecl *V) const {
+    const FrameField *F = Frame.field(V);
+    if (!F->SavedOnce) return saveText(V);
+    return fmt::format("if (!__cilkpp_saved_{0}) {{ {1}__cilkpp_saved_{0} = true; }} ", F->Name, saveText(V));
+  }
+  // Whether each SavedOnce field has been saved in this call of the fast clone.
+  std::string savedOnceFlags() const {
+    std::string Out;
+    for (const FrameField &F : Frame.Fields)
+      if (F.SavedOnce) Out += fmt::format(" [[maybe_unused]] bool __cilkpp_saved_{} = false;", F.Name);
+    return Out;
+  }
   std::string saveText(const VarDecl *V) const {
     const bool MaybeUnset = !isa<ParmVarDecl>(V) && !V->hasInit() && !Frame.field(V)->IsReference;
     if (MaybeUnset)
@@ -214,9 +228,11 @@ class CloneBuilder {
     // Text written again elsewhere would take a part of an #if with it.
     // (Reported once, by the resume clone, which rewrites every statement
     // the fast clone does.)
-    if (Kind == CloneKind::Resume && cutsConditional(Buffer.slice(Begin, End)))
+    if (Kind == CloneKind::Resume && cutsConditional(Buffer.slice(Begin, End))) {
       diag::report(Ctx.getDiagnostics(), R.getBegin(), diag::ConstructUnsupported)
           << "a preprocessor directive inside a statement that the translation rewrites";
+      DirectiveReports.push_back(Begin);
+    }
     std::string Out;
     unsigned Pos = Begin;
     const TextSubstitutions &Active = HeldSubstitutions ? *HeldSubstitutions : Substitutions;
@@ -303,8 +319,15 @@ class CloneBuilder {
   // text that ends as many lines further down, so that the lines after it
   // keep their numbers (`__LINE__`, diagnostics, debuggers).
   void replaceWhole(CharSourceRange R, std::string Text) {
-    const StringRef Written = SM.getBufferData(SM.getMainFileID())
-                                  .slice(SM.getFileOffset(R.getBegin()), offsetAfter(R.getEnd()));
+    const unsigned Begin = SM.getFileOffset(R.getBegin()), End = offsetAfter(R.getEnd());
+    const StringRef Written = SM.getBufferData(SM.getMainFileID()).slice(Begin, End);
+    // A directive inside would be dropped with the statement's text, also
+    // one whose lines the preprocessor skipped (`#ifdef EXTRA` in the
+    // arguments without -DEXTRA, which the host compile may have).
+    const bool Reported = llvm::any_of(DirectiveReports, [&](unsigned At) { return Begin <= At && At < End; });
+    if (Kind == CloneKind::Resume && !Reported && Settings.Macros && Settings.Macros->directiveWithin(Begin, End))
+      diag::report(Ctx.getDiagnostics(), R.getBegin(), diag::ConstructUnsupported)
+          << "a preprocessor directive inside a statement that the translation rewrites";
     const size_t Lines = Written.count('\n'), Kept = StringRef(Text).count('\n');
     if (Lines > Kept) Text.append(Lines - Kept, '\n');
     Final.ReplaceText(R, Text);
@@ -963,10 +986,35 @@ class CloneBuilder {
           Args += fmt::format("static_cast<decltype({0}) &&>({0})", Name);
           continue;
         }
+        if (Element == ElementOf.end() && passesLocalDirectly(Site, Arg, T)) {
+          Args += Value;
+          continue;
+        }
         Decls += fmt::format("{} = {}; ", declareQualified(Ctx, T.getUnqualifiedType(), Name), Value);
         Args += fmt::format("static_cast<{} &&>({})", typeQualified(Ctx, T.getUnqualifiedType()), Name);
       }
     }
+  }
+
+  // Whether the fast clone may copy a by-value argument straight from the
+  // local it names into the parameter instead of through `__aN` (a large
+  // trivially copyable struct was copied twice per spawn). Only this worker
+  // sees a fast clone's own local, even if its continuation is stolen
+  // meanwhile, and nothing between the arguments and the call (the frame's
+  // set-up, the poll) writes it; the other arguments and the target must not
+  // write it either, and the copy must not throw.
+  bool passesLocalDirectly(const SpawnSite &Site, const Expr *Arg, QualType T) const {
+    if (Kind != CloneKind::Fast || HeldSubstitutions || !T.isTriviallyCopyableType(Ctx) || T.isVolatileQualified())
+      return false;
+    const auto *Copy = dyn_cast<CXXConstructExpr>(Arg->IgnoreImplicitAsWritten());
+    if (!Copy || Copy->getNumArgs() != 1 || !Copy->getConstructor()->isCopyOrMoveConstructor()) return false;
+    const auto *Ref = dyn_cast<DeclRefExpr>(Copy->getArg(0)->IgnoreImpCasts());
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType() || Ref->refersToEnclosingVariableOrCapture() ||
+        accessesFrame(V) || !Ctx.hasSameUnqualifiedType(V->getType(), T))
+      return false;
+    if (Site.TargetLValue && Site.TargetLValue->HasSideEffects(Ctx)) return false;
+    return llvm::none_of(Site.Call->arguments(), [&](const Expr *Other) { return Other != Arg && Other->HasSideEffects(Ctx); });
   }
 
   bool convertsIntoVariable(unsigned Index) const {
@@ -1007,7 +1055,7 @@ class CloneBuilder {
     std::string Out = "{ " + Decls + frameSetUp();
     if (Fast)
       for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Spawn, Index)].FastPathSaves)
-        Out += saveText(V);
+        Out += saveOnceText(V);
     // Children are numbered in serial order before a thief can see the frame.
     if (Frame.MayThrow) Out += "[[maybe_unused]] const unsigned __child = ++__frame->__cilkpp_spawns; ";
     // The fast clone leaves its frame latent for a callee that answers
@@ -1129,7 +1177,7 @@ class CloneBuilder {
     std::string Decls, Args;
     spawnArguments(Site, Decls, Args);
     std::string Out = "{ " + Decls + frameSetUp();
-    for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Call, Index)].FastPathSaves) Out += saveText(V);
+    for (const VarDecl *V : Frame.Points[pointIndex(PointKind::Call, Index)].FastPathSaves) Out += saveOnceText(V);
     if (Frame.MayThrow) Out += "const unsigned __child = ++__frame->__cilkpp_spawns; ";
     Out += fmt::format("__frame->entry = {}; ::cilkpp::rt::begin_call(__frame); ", Entry);
     const std::string Call =
@@ -1624,8 +1672,8 @@ class CloneBuilder {
     if (!Frame.EagerFrame)
       return !hasExposingSpawn() && !hasPollPoints() && !hasCallPoints()
                  ? ""
-                 : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;{1}", Names.Frame,
-                               EntryPoll);
+                 : fmt::format(" ::cilkpp::rt::StackFrame<{0}> __frame_storage; {0} *__frame = nullptr;{1}{2}", Names.Frame,
+                               savedOnceFlags(), EntryPoll);
     // The leading base cases again before the frame is allocated: a leaf
     // returns without touching the pool, and the compiler drops the
     // repeated tests.
@@ -1646,7 +1694,7 @@ class CloneBuilder {
       Out += fmt::format(" ::new (static_cast<void *>(__builtin_addressof({}))) {}(static_cast<{} &&>({})){};", fieldOf(P), T,
                          typeQualified(Ctx, P->getType()), parameterName(P), markLive(P));
     }
-    Out += debuggerNames(Ctx, Frame, /*ResumeClone=*/false);
+    Out += debuggerNames(Ctx, Frame, /*ResumeClone=*/false) + savedOnceFlags();
     return (Frame.MayThrow ? Out + " try {" : Out) + EntryPoll;
   }
 
@@ -1726,6 +1774,9 @@ class CloneBuilder {
   Rewriter Final;
   std::vector<const DeclStmt *> FieldDeclarations;
   std::vector<std::pair<unsigned, unsigned>> WholeRanges;
+  // Where render reported a directive in text it writes again (once per
+  // statement is enough).
+  std::vector<unsigned> DirectiveReports;
 };
 
 }  // namespace

@@ -413,6 +413,50 @@ static bool namesMemberOfClassTemplate(QualType T) {
   return F.Found;
 }
 
+// A canonical type with every class, enum and template it names qualified
+// from the global namespace, also a pack's elements and the parameters of a
+// function type among template arguments, which getFullyQualifiedType leaves
+// as they are: a class template's specialization becomes the template named
+// with its arguments, a pack's elements among them (`std::tuple<::lib::W,
+// long>` prints the same either way).
+static QualType qualifiedCanonical(ASTContext &Ctx, QualType T) {
+  const Qualifiers Quals = T.getLocalQualifiers();
+  const Type *Ty = T.getTypePtr();
+  const auto rebuilt = [&](QualType U) { return Ctx.getQualifiedType(U, Quals); };
+  if (const auto *Pointer = dyn_cast<PointerType>(Ty))
+    return rebuilt(Ctx.getPointerType(qualifiedCanonical(Ctx, Pointer->getPointeeType())));
+  if (const auto *Ref = dyn_cast<LValueReferenceType>(Ty))
+    return rebuilt(Ctx.getLValueReferenceType(qualifiedCanonical(Ctx, Ref->getPointeeType())));
+  if (const auto *Ref = dyn_cast<RValueReferenceType>(Ty))
+    return rebuilt(Ctx.getRValueReferenceType(qualifiedCanonical(Ctx, Ref->getPointeeType())));
+  if (const auto *Array = dyn_cast<ConstantArrayType>(Ty))
+    return rebuilt(Ctx.getConstantArrayType(qualifiedCanonical(Ctx, Array->getElementType()), Array->getSize(),
+                                            nullptr, Array->getSizeModifier(), Array->getIndexTypeCVRQualifiers()));
+  if (const auto *Function = dyn_cast<FunctionProtoType>(Ty)) {
+    llvm::SmallVector<QualType, 4> Params;
+    for (QualType P : Function->param_types()) Params.push_back(qualifiedCanonical(Ctx, P));
+    return rebuilt(Ctx.getFunctionType(qualifiedCanonical(Ctx, Function->getReturnType()), Params,
+                                       Function->getExtProtoInfo()));
+  }
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Ty->getAsRecordDecl());
+  if (!Spec || !isa<RecordType>(Ty)) return TypeName::getFullyQualifiedType(T, Ctx, /*WithGlobalNsPrefix=*/true);
+  llvm::SmallVector<TemplateArgument, 4> Args;
+  const auto add = [&](const TemplateArgument &Arg) {
+    Args.push_back(Arg.getKind() == TemplateArgument::Type ? TemplateArgument(qualifiedCanonical(Ctx, Arg.getAsType()))
+                                                           : Arg);
+  };
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+    if (Arg.getKind() != TemplateArgument::Pack) {
+      add(Arg);
+      continue;
+    }
+    for (const TemplateArgument &Element : Arg.pack_elements()) add(Element);
+  }
+  const QualType Named =
+      Ctx.getTemplateSpecializationType(TemplateName(Spec->getSpecializedTemplate()), Args, QualType(Ty, 0));
+  return rebuilt(TypeName::getFullyQualifiedType(Named, Ctx, /*WithGlobalNsPrefix=*/true));
+}
+
 static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   // (getFullyQualifiedType leaves an array's element type as written: `P
   // arr[2]` for a class moved out of its function.)
@@ -428,8 +472,7 @@ static QualType fullyQualified(ASTContext &Ctx, QualType T) {
   // pack's, which the canonical type prints qualified, if not from `::`.)
   const auto canonical = [&] {
     const QualType Canonical = T.getCanonicalType();
-    if (T->isDependentType() || hasArgumentsLeftUnqualified(Canonical)) return Canonical;
-    return TypeName::getFullyQualifiedType(Canonical, Ctx, /*WithGlobalNsPrefix=*/true);
+    return T->isDependentType() ? Canonical : qualifiedCanonical(Ctx, Canonical);
   };
   if (!T->isDependentType() && hasLocalSugar(T)) return canonical();
   if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return canonical();

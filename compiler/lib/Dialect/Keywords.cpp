@@ -59,6 +59,15 @@ bool isMemberAccess(const Token &Tok) { return Tok.isOneOf(tok::period, tok::arr
 // that name (POSIX's, from <unistd.h>).
 bool isSyncSpelling(StringRef Name) { return lookup(Name) == KeywordKind::Sync; }
 
+// Whether a statement can begin after a token of this kind: `sync` after
+// anything else is an operand (`f(sync)`, `x = sync`) or a declared name
+// (`bool sync;`), which the parse would reject in terms of its expansion.
+bool startsStatementAfter(tok::TokenKind Kind) {
+  return Kind == tok::unknown || Kind == tok::semi || Kind == tok::l_brace || Kind == tok::r_brace ||
+         Kind == tok::r_paren || Kind == tok::colon || Kind == tok::r_square || Kind == tok::kw_else ||
+         Kind == tok::kw_do;
+}
+
 // A macro's arguments expand while the preprocessor is inside the macro call,
 // where the token watcher does not see them; so a keyword's name right after
 // '.', '->' or '::' in them (`assert(o.sync)`), or a sync spelling before '('
@@ -114,6 +123,7 @@ void KeywordRecorder::afterToken(const Token &Tok) {
   if (Tok.isAnnotation()) return;
   // (`p->template spawn<T>()`: still a member's name.)
   if (Tok.is(tok::kw_template) && !HiddenForOneToken.empty()) return;
+  Previous = Tok.getKind();
   for (MacroInfo *MI : HiddenForOneToken) MI->EnableMacro();
   HiddenForOneToken.clear();
   // After '.', '->' or '::' a word names a member or a namespace's entity,
@@ -216,6 +226,8 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
         << II->getName();
     return;
   }
+  if (*Kind == KeywordKind::Sync && !startsStatementAfter(Previous))
+    diag::report(PP.getDiagnostics(), Loc, diag::SyncNotStatement) << II->getName();
   Uses.push_back({*Kind, Loc, Args ? Range.getEnd() : Loc, II->getName()});
 }
 

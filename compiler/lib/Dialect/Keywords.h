@@ -8,6 +8,7 @@
 #pragma once
 
 #include "clang/Basic/SourceLocation.h"
+#include "clang/Basic/TokenKinds.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -78,6 +79,8 @@ class KeywordRecorder : public clang::PPCallbacks {
   // The keyword macros disabled for the one token after a member access or
   // before a call.
   std::vector<clang::MacroInfo *> HiddenForOneToken;
+  // The kind of the last token lexed: what a sync keyword follows.
+  clang::tok::TokenKind Previous = clang::tok::unknown;
 };
 
 

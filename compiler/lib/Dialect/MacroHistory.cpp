@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace cilkpp {
@@ -27,26 +29,74 @@ void MacroHistoryRecorder::recordUse(const Token &Name) {
     History.Uses[Name.getIdentifierInfo()->getName()].push_back(SM.getFileOffset(At));
 }
 
+void MacroHistoryRecorder::recordDirective(SourceLocation At) {
+  if (At.isFileID() && SM.getFileID(At) == SM.getMainFileID()) History.Directives.push_back(SM.getFileOffset(At));
+}
+
 void MacroHistoryRecorder::MacroExpands(const Token &Name, const MacroDefinition &, SourceRange, const MacroArgs *) {
   recordUse(Name);
 }
 
 void MacroHistoryRecorder::Defined(const Token &Name, const MacroDefinition &, SourceRange) { recordUse(Name); }
 
-void MacroHistoryRecorder::Ifdef(SourceLocation, const Token &Name, const MacroDefinition &) { recordUse(Name); }
+void MacroHistoryRecorder::Ifdef(SourceLocation Loc, const Token &Name, const MacroDefinition &) {
+  recordDirective(Loc);
+  recordUse(Name);
+}
 
-void MacroHistoryRecorder::Ifndef(SourceLocation, const Token &Name, const MacroDefinition &) { recordUse(Name); }
+void MacroHistoryRecorder::Ifndef(SourceLocation Loc, const Token &Name, const MacroDefinition &) {
+  recordDirective(Loc);
+  recordUse(Name);
+}
 
-void MacroHistoryRecorder::Elifdef(SourceLocation, const Token &Name, const MacroDefinition &) { recordUse(Name); }
+void MacroHistoryRecorder::Elifdef(SourceLocation Loc, const Token &Name, const MacroDefinition &) {
+  recordDirective(Loc);
+  recordUse(Name);
+}
 
-void MacroHistoryRecorder::Elifndef(SourceLocation, const Token &Name, const MacroDefinition &) { recordUse(Name); }
+void MacroHistoryRecorder::Elifndef(SourceLocation Loc, const Token &Name, const MacroDefinition &) {
+  recordDirective(Loc);
+  recordUse(Name);
+}
+
+void MacroHistoryRecorder::Elifdef(SourceLocation Loc, SourceRange, SourceLocation) { recordDirective(Loc); }
+
+void MacroHistoryRecorder::Elifndef(SourceLocation Loc, SourceRange, SourceLocation) { recordDirective(Loc); }
+
+void MacroHistoryRecorder::If(SourceLocation Loc, SourceRange, ConditionValueKind) { recordDirective(Loc); }
+
+void MacroHistoryRecorder::Elif(SourceLocation Loc, SourceRange, ConditionValueKind, SourceLocation) {
+  recordDirective(Loc);
+}
+
+void MacroHistoryRecorder::Else(SourceLocation Loc, SourceLocation) { recordDirective(Loc); }
+
+void MacroHistoryRecorder::Endif(SourceLocation Loc, SourceLocation) { recordDirective(Loc); }
+
+void MacroHistoryRecorder::InclusionDirective(SourceLocation HashLoc, const Token &, StringRef, bool, CharSourceRange,
+                                              OptionalFileEntryRef, StringRef, StringRef, const Module *, bool,
+                                              SrcMgr::CharacteristicKind) {
+  recordDirective(HashLoc);
+}
+
+void MacroHistoryRecorder::PragmaDirective(SourceLocation Loc, PragmaIntroducerKind Introducer) {
+  // (Not _Pragma("..."), which is an operator inside the text, kept with it.)
+  if (Introducer == PIK_HashPragma) recordDirective(Loc);
+}
 
 void MacroHistoryRecorder::MacroDefined(const Token &Name, const MacroDirective *MD) {
+  recordDirective(MD->getLocation());
   record(Name, MD->getMacroInfo());
 }
 
 void MacroHistoryRecorder::MacroUndefined(const Token &Name, const MacroDefinition &, const MacroDirective *) {
+  recordDirective(Name.getLocation());
   record(Name, nullptr);
+}
+
+bool MacroHistory::directiveWithin(unsigned Begin, unsigned End) const {
+  auto It = std::lower_bound(Directives.begin(), Directives.end(), Begin);
+  return It != Directives.end() && *It <= End;
 }
 
 namespace {

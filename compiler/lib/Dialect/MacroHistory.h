@@ -35,6 +35,13 @@ class MacroHistory {
   llvm::StringMap<std::vector<MacroEvent>> Events;
   // Per name, the main file's offsets where it is used.
   llvm::StringMap<std::vector<unsigned>> Uses;
+  // The main file's offsets of its directives (#if and the rest of its
+  // group, #define, #undef, #include, #pragma), in order: a statement the
+  // translation replaces as a whole would drop one written inside it.
+  std::vector<unsigned> Directives;
+
+  // Whether a directive lies in [Begin, End] of the main file.
+  bool directiveWithin(unsigned Begin, unsigned End) const;
 
   // Whether the main file uses, defines or #undefs Name in [Begin, End].
   bool touchedWithin(llvm::StringRef Name, unsigned Begin, unsigned End) const;
@@ -86,10 +93,21 @@ class MacroHistoryRecorder : public clang::PPCallbacks {
   using clang::PPCallbacks::Elifndef;
   void Elifdef(clang::SourceLocation, const clang::Token &Name, const clang::MacroDefinition &) override;
   void Elifndef(clang::SourceLocation, const clang::Token &Name, const clang::MacroDefinition &) override;
+  void Elifdef(clang::SourceLocation, clang::SourceRange, clang::SourceLocation) override;
+  void Elifndef(clang::SourceLocation, clang::SourceRange, clang::SourceLocation) override;
+  void If(clang::SourceLocation, clang::SourceRange, ConditionValueKind) override;
+  void Elif(clang::SourceLocation, clang::SourceRange, ConditionValueKind, clang::SourceLocation) override;
+  void Else(clang::SourceLocation, clang::SourceLocation) override;
+  void Endif(clang::SourceLocation, clang::SourceLocation) override;
+  void InclusionDirective(clang::SourceLocation HashLoc, const clang::Token &, llvm::StringRef, bool,
+                          clang::CharSourceRange, clang::OptionalFileEntryRef, llvm::StringRef, llvm::StringRef,
+                          const clang::Module *, bool, clang::SrcMgr::CharacteristicKind) override;
+  void PragmaDirective(clang::SourceLocation, clang::PragmaIntroducerKind) override;
 
  private:
   void record(const clang::Token &Name, const clang::MacroInfo *Definition);
   void recordUse(const clang::Token &Name);
+  void recordDirective(clang::SourceLocation At);
   const clang::SourceManager &SM;
   MacroHistory &History;
 };
