@@ -784,7 +784,38 @@ class CloneBuilder {
   // A function object or lambda called in place (`spawn [&] { ... }()`):
   // the object is evaluated first, as C++17 evaluates a call's callee.
   std::string calleeText(const SpawnSite &Site) {
-    return calledObject(Site) ? std::string("__f") : text(Site.Call->getCallee()->getSourceRange());
+    if (calledObject(Site)) return "__f";
+    if (EvaluatedCallee.first == Site.Call) return EvaluatedCallee.second;
+    return text(Site.Call->getCallee()->getSourceRange());
+  }
+  // A plain callee's object or function pointer, evaluated with the
+  // arguments before the spawn (spawnArguments): a thief may run the
+  // continuation meanwhile (`spawn accs()[i].add(1)` read a stolen frame's
+  // i after a thief's ++i). Left in the call: a function named directly,
+  // `m()` of this, and `o.m()` of a variable, whose address never changes.
+  std::pair<const CallExpr *, std::string> EvaluatedCallee;
+  void evaluateCalleeFirst(const SpawnSite &Site, std::string &Decls) {
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call)) {
+      const auto *ME = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
+      if (!ME || isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) return;
+      const auto *Ref = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+      const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      if (!ME->isArrow() && V && !V->getType()->isReferenceType()) return;
+      // (An rvalue object keeps its value category in the call.)
+      if (!ME->isArrow() && !ME->getBase()->isLValue()) return;
+      const SourceLocation Name = ME->getTemplateKeywordLoc().isValid() ? ME->getTemplateKeywordLoc()
+                                  : ME->hasQualifier()                  ? ME->getQualifierLoc().getBeginLoc()
+                                                                        : ME->getMemberLoc();
+      Decls += fmt::format("auto *const __o = {}; ", objectPointer(Member));
+      EvaluatedCallee = {Site.Call, "__o->" + text(SourceRange(Name, ME->getEndLoc()))};
+      return;
+    }
+    const Expr *Callee = Site.Call->getCallee();
+    if (Site.Call->getDirectCallee() || Callee->isTypeDependent() || isa<CXXOperatorCallExpr>(Site.Call) ||
+        !Callee->getType()->isFunctionPointerType())
+      return;
+    Decls += fmt::format("auto *const __fn = {}; ", text(Callee->getSourceRange()));
+    EvaluatedCallee = {Site.Call, "__fn"};
   }
 
   // Temporaries of a spawn's arguments that its child may refer to
@@ -935,6 +966,7 @@ class CloneBuilder {
       Decls += fmt::format("auto *const __o = {}; ", objectPointer(Member));
       if (How == SpawnCall::FastClone) Args = "__o";
     }
+    if (How == SpawnCall::Plain) evaluateCalleeFirst(Site, Decls);
     // A static member called through an object (`get().sm(n)`): the object
     // is evaluated, first, though the call does not use it.
     if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Site.Callee); Method && Method->isStatic())
