@@ -208,6 +208,16 @@ bool isCallPointCallee(const CilkProcedureSet &CilkFunctions, const CallExpr *Ca
   return hasPlainArguments(Call);
 }
 
+bool mayTailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, const CilkProcedure &Proc,
+                 const ReturnStmt *Return) {
+  Stmt *Body = Proc.Definition->getBody();
+  CallCollector Collector(Proc);
+  Collector.TraverseStmt(Body);
+  if (Collector.HasGoto || hasDestructibleLocal(Proc.Definition)) return false;
+  ParentMap PM(Body);
+  return tailCall(Ctx, CilkFunctions, PM, Proc.Definition, Return, changedParameters(Body));
+}
+
 void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, FrameDescription &Frame) {
   const CilkProcedure &Proc = *Frame.Procedure;
   Stmt *Body = Proc.Definition->getBody();

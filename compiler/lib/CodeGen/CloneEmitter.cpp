@@ -320,12 +320,18 @@ class CloneBuilder {
   // keep their numbers (`__LINE__`, diagnostics, debuggers).
   void replaceWhole(CharSourceRange R, std::string Text) {
     const unsigned Begin = SM.getFileOffset(R.getBegin()), End = offsetAfter(R.getEnd());
-    const StringRef Written = SM.getBufferData(SM.getMainFileID()).slice(Begin, End);
-    // A directive inside would be dropped with the statement's text, also
-    // one whose lines the preprocessor skipped (`#ifdef EXTRA` in the
-    // arguments without -DEXTRA, which the host compile may have).
+    const StringRef Buffer = SM.getBufferData(SM.getMainFileID()), Written = Buffer.slice(Begin, End);
+    // A directive inside that the new text does not carry along (in a part
+    // it renders again) would be dropped, also one in lines the preprocessor
+    // skipped (`#ifdef EXTRA` among the arguments without -DEXTRA, which
+    // the host compile may have).
+    const auto Dropped = [&](unsigned At) {
+      const size_t LineBegin = Buffer.rfind('\n', At) + 1, LineEnd = Buffer.find('\n', At);
+      return !StringRef(Text).contains(Buffer.slice(LineBegin, LineEnd).trim());
+    };
     const bool Reported = llvm::any_of(DirectiveReports, [&](unsigned At) { return Begin <= At && At < End; });
-    if (Kind == CloneKind::Resume && !Reported && Settings.Macros && Settings.Macros->directiveWithin(Begin, End))
+    if (Kind == CloneKind::Resume && !Reported && Settings.Macros &&
+        llvm::any_of(Settings.Macros->directivesWithin(Begin, End), Dropped))
       diag::report(Ctx.getDiagnostics(), R.getBegin(), diag::ConstructUnsupported)
           << "a preprocessor directive inside a statement that the translation rewrites";
     const size_t Lines = Written.count('\n'), Kept = StringRef(Text).count('\n');

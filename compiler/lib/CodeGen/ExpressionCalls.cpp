@@ -30,7 +30,8 @@ namespace {
 using CallList = llvm::SmallVector<const CallExpr *, 2>;
 
 // A statement to rewrite (an expression statement, a DeclStmt declaring one
-// variable, or a return) and the calls that move in front of it.
+// variable, a return, an if or a switch) and the calls that move in front
+// of it.
 struct HoistedCalls {
   const Stmt *Statement;
   CallList Calls;
@@ -47,7 +48,7 @@ struct Movable {
 class Collector : public OwnCodeVisitor<Collector> {
  public:
   Collector(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, const CilkProcedure &Proc)
-      : OwnCodeVisitor(Proc), Ctx(Ctx), CilkFunctions(CilkFunctions), PM(Proc.Definition->getBody()) {
+      : OwnCodeVisitor(Proc), Ctx(Ctx), CilkFunctions(CilkFunctions), Proc(Proc), PM(Proc.Definition->getBody()) {
     for (const SpawnSite &S : Proc.Spawns) Spawned.insert(S.Call);
     findEscapedLocals(Proc.Definition->getBody());
   }
@@ -58,9 +59,22 @@ class Collector : public OwnCodeVisitor<Collector> {
     return true;
   }
   bool VisitReturnStmt(ReturnStmt *Return) {
-    // `return f(x);` is a tail call or stays as written (CallPoints.h).
-    if (const Expr *Value = Return->getRetValue(); Value && !candidate(Value->IgnoreParenImpCasts()))
+    // `return f(x);` stays for the tail call (CallPoints.h) where it may be
+    // one; elsewhere it would be a nested root call.
+    const Expr *Value = Return->getRetValue();
+    if (Value && (!candidate(Value->IgnoreParenImpCasts()) || !mayTailCall(Ctx, CilkFunctions, Proc, Return)))
       add(Return, Value);
+    return true;
+  }
+  // `if (f(x))` and `switch (f(x))` evaluate their condition first, so its
+  // calls can go in front of them (not past an init-statement or into a
+  // condition variable's declaration).
+  bool VisitIfStmt(IfStmt *If) {
+    if (If->getCond() && !If->getInit() && !If->getConditionVariable() && !If->isConstexpr()) add(If, If->getCond());
+    return true;
+  }
+  bool VisitSwitchStmt(SwitchStmt *Switch) {
+    if (Switch->getCond() && !Switch->getInit() && !Switch->getConditionVariable()) add(Switch, Switch->getCond());
     return true;
   }
   bool VisitDeclStmt(DeclStmt *DS) {
@@ -289,6 +303,7 @@ class Collector : public OwnCodeVisitor<Collector> {
 
   ASTContext &Ctx;
   const CilkProcedureSet &CilkFunctions;
+  const CilkProcedure &Proc;
   ParentMap PM;
   llvm::DenseSet<const CallExpr *> Spawned;
   llvm::DenseSet<const VarDecl *> Escaped;

@@ -59,13 +59,30 @@ bool isMemberAccess(const Token &Tok) { return Tok.isOneOf(tok::period, tok::arr
 // that name (POSIX's, from <unistd.h>).
 bool isSyncSpelling(StringRef Name) { return lookup(Name) == KeywordKind::Sync; }
 
-// Whether a statement can begin after a token of this kind: `sync` after
-// anything else is an operand (`f(sync)`, `x = sync`) or a declared name
-// (`bool sync;`), which the parse would reject in terms of its expansion.
-bool startsStatementAfter(tok::TokenKind Kind) {
-  return Kind == tok::unknown || Kind == tok::semi || Kind == tok::l_brace || Kind == tok::r_brace ||
-         Kind == tok::r_paren || Kind == tok::colon || Kind == tok::r_square || Kind == tok::kw_else ||
-         Kind == tok::kw_do;
+// Whether a token of this kind makes what follows it an operand (`f(sync)`,
+// `x = sync`, `return sync`) or a declared name (`bool sync;`): a sync there
+// is reported as such before the parse rejects it in terms of its expansion.
+// (After a name, a literal or ')' it more likely follows a statement whose
+// ';' is missing, which the parse reports.)
+bool makesOperandOrName(tok::TokenKind Kind) {
+  switch (Kind) {
+    case tok::l_paren: case tok::comma: case tok::l_square: case tok::question:
+    case tok::equal: case tok::plusequal: case tok::minusequal: case tok::starequal: case tok::slashequal:
+    case tok::percentequal: case tok::ampequal: case tok::pipeequal: case tok::caretequal:
+    case tok::lesslessequal: case tok::greatergreaterequal:
+    case tok::plus: case tok::minus: case tok::star: case tok::slash: case tok::percent: case tok::amp:
+    case tok::pipe: case tok::caret: case tok::tilde: case tok::exclaim: case tok::less: case tok::greater:
+    case tok::lessless: case tok::greatergreater: case tok::ampamp: case tok::pipepipe: case tok::equalequal:
+    case tok::exclaimequal: case tok::lessequal: case tok::greaterequal: case tok::spaceship:
+    case tok::kw_return: case tok::kw_throw: case tok::kw_co_return:
+    case tok::kw_bool: case tok::kw_char: case tok::kw_wchar_t: case tok::kw_char8_t: case tok::kw_char16_t:
+    case tok::kw_char32_t: case tok::kw_short: case tok::kw_int: case tok::kw_long: case tok::kw_signed:
+    case tok::kw_unsigned: case tok::kw_float: case tok::kw_double: case tok::kw_void: case tok::kw_auto:
+    case tok::kw_const: case tok::kw_volatile:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // A macro's arguments expand while the preprocessor is inside the macro call,
@@ -226,7 +243,7 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
         << II->getName();
     return;
   }
-  if (*Kind == KeywordKind::Sync && !startsStatementAfter(Previous))
+  if (*Kind == KeywordKind::Sync && makesOperandOrName(Previous))
     diag::report(PP.getDiagnostics(), Loc, diag::SyncNotStatement) << II->getName();
   Uses.push_back({*Kind, Loc, Args ? Range.getEnd() : Loc, II->getName()});
 }

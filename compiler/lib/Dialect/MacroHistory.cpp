@@ -94,9 +94,10 @@ void MacroHistoryRecorder::MacroUndefined(const Token &Name, const MacroDefiniti
   record(Name, nullptr);
 }
 
-bool MacroHistory::directiveWithin(unsigned Begin, unsigned End) const {
-  auto It = std::lower_bound(Directives.begin(), Directives.end(), Begin);
-  return It != Directives.end() && *It <= End;
+llvm::ArrayRef<unsigned> MacroHistory::directivesWithin(unsigned Begin, unsigned End) const {
+  const auto First = std::lower_bound(Directives.begin(), Directives.end(), Begin);
+  const auto Last = std::lower_bound(First, Directives.end(), End);
+  return llvm::ArrayRef<unsigned>(Directives).slice(First - Directives.begin(), Last - First);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -40,8 +41,8 @@ class MacroHistory {
   // translation replaces as a whole would drop one written inside it.
   std::vector<unsigned> Directives;
 
-  // Whether a directive lies in [Begin, End] of the main file.
-  bool directiveWithin(unsigned Begin, unsigned End) const;
+  // The main file's offsets of the directives in [Begin, End).
+  llvm::ArrayRef<unsigned> directivesWithin(unsigned Begin, unsigned End) const;
 
   // Whether the main file uses, defines or #undefs Name in [Begin, End].
   bool touchedWithin(llvm::StringRef Name, unsigned Begin, unsigned End) const;

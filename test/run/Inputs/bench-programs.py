@@ -7,6 +7,7 @@ import sys
 
 ARGUMENTS = {
     "big-frame": ["20"],
+    "board-search": ["3", "20"],
     "call-fib": ["call", "20"],
     "cilk-for-bodies": ["vector", "12", "2"],
     "deep-chains": [["spawns", "2000"], ["calls", "2000"]],
