@@ -208,14 +208,10 @@ bool isCallPointCallee(const CilkProcedureSet &CilkFunctions, const CallExpr *Ca
   return hasPlainArguments(Call);
 }
 
-bool mayTailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, const CilkProcedure &Proc,
-                 const ReturnStmt *Return) {
-  Stmt *Body = Proc.Definition->getBody();
+bool makesNoTailCalls(const CilkProcedure &Proc) {
   CallCollector Collector(Proc);
-  Collector.TraverseStmt(Body);
-  if (Collector.HasGoto || hasDestructibleLocal(Proc.Definition)) return false;
-  ParentMap PM(Body);
-  return tailCall(Ctx, CilkFunctions, PM, Proc.Definition, Return, changedParameters(Body));
+  Collector.TraverseStmt(Proc.Definition->getBody());
+  return Collector.HasGoto || hasDestructibleLocal(Proc.Definition);
 }
 
 void findCallPoints(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, FrameDescription &Frame) {

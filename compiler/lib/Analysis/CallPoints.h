@@ -50,9 +50,8 @@ void findCallPoints(clang::ASTContext &Ctx, const CilkProcedureSet &CilkFunction
 // second group of conditions above).
 bool isCallPointCallee(const CilkProcedureSet &CilkFunctions, const clang::CallExpr *Call);
 
-// Whether `return f(...);` may become the tail call above as far as the
-// source tells (the frame's place is decided later, by FrameLayout).
-bool mayTailCall(clang::ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, const CilkProcedure &Proc,
-                 const clang::ReturnStmt *Return);
+// Whether the procedure can make none of the tail calls above: it holds a
+// local with a destructor (or has a goto).
+bool makesNoTailCalls(const CilkProcedure &Proc);
 
 }  // namespace cilkpp

@@ -48,7 +48,8 @@ struct Movable {
 class Collector : public OwnCodeVisitor<Collector> {
  public:
   Collector(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions, const CilkProcedure &Proc)
-      : OwnCodeVisitor(Proc), Ctx(Ctx), CilkFunctions(CilkFunctions), Proc(Proc), PM(Proc.Definition->getBody()) {
+      : OwnCodeVisitor(Proc), Ctx(Ctx), CilkFunctions(CilkFunctions), NoTailCalls(makesNoTailCalls(Proc)),
+        PM(Proc.Definition->getBody()) {
     for (const SpawnSite &S : Proc.Spawns) Spawned.insert(S.Call);
     findEscapedLocals(Proc.Definition->getBody());
   }
@@ -59,11 +60,10 @@ class Collector : public OwnCodeVisitor<Collector> {
     return true;
   }
   bool VisitReturnStmt(ReturnStmt *Return) {
-    // `return f(x);` stays for the tail call (CallPoints.h) where it may be
-    // one; elsewhere it would be a nested root call.
+    // `return f(x);` stays for the tail call (CallPoints.h), except where
+    // the procedure makes none: there it would be a nested root call.
     const Expr *Value = Return->getRetValue();
-    if (Value && (!candidate(Value->IgnoreParenImpCasts()) || !mayTailCall(Ctx, CilkFunctions, Proc, Return)))
-      add(Return, Value);
+    if (Value && (!candidate(Value->IgnoreParenImpCasts()) || NoTailCalls)) add(Return, Value);
     return true;
   }
   // `if (f(x))` and `switch (f(x))` evaluate their condition first, so its
@@ -303,7 +303,7 @@ class Collector : public OwnCodeVisitor<Collector> {
 
   ASTContext &Ctx;
   const CilkProcedureSet &CilkFunctions;
-  const CilkProcedure &Proc;
+  const bool NoTailCalls;
   ParentMap PM;
   llvm::DenseSet<const CallExpr *> Spawned;
   llvm::DenseSet<const VarDecl *> Escaped;
