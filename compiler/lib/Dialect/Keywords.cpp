@@ -65,24 +65,13 @@ bool isSyncSpelling(StringRef Name) { return lookup(Name) == KeywordKind::Sync; 
 // (After a name, a literal or ')' it more likely follows a statement whose
 // ';' is missing, which the parse reports.)
 bool makesOperandOrName(tok::TokenKind Kind) {
-  switch (Kind) {
-    case tok::l_paren: case tok::comma: case tok::l_square: case tok::question:
-    case tok::equal: case tok::plusequal: case tok::minusequal: case tok::starequal: case tok::slashequal:
-    case tok::percentequal: case tok::ampequal: case tok::pipeequal: case tok::caretequal:
-    case tok::lesslessequal: case tok::greatergreaterequal:
-    case tok::plus: case tok::minus: case tok::star: case tok::slash: case tok::percent: case tok::amp:
-    case tok::pipe: case tok::caret: case tok::tilde: case tok::exclaim: case tok::less: case tok::greater:
-    case tok::lessless: case tok::greatergreater: case tok::ampamp: case tok::pipepipe: case tok::equalequal:
-    case tok::exclaimequal: case tok::lessequal: case tok::greaterequal: case tok::spaceship:
-    case tok::kw_return: case tok::kw_throw: case tok::kw_co_return:
-    case tok::kw_bool: case tok::kw_char: case tok::kw_wchar_t: case tok::kw_char8_t: case tok::kw_char16_t:
-    case tok::kw_char32_t: case tok::kw_short: case tok::kw_int: case tok::kw_long: case tok::kw_signed:
-    case tok::kw_unsigned: case tok::kw_float: case tok::kw_double: case tok::kw_void: case tok::kw_auto:
-    case tok::kw_const: case tok::kw_volatile:
-      return true;
-    default:
-      return false;
-  }
+  if (tok::getPunctuatorSpelling(Kind))
+    return !llvm::is_contained({tok::semi, tok::l_brace, tok::r_brace, tok::r_paren, tok::r_square, tok::colon}, Kind);
+  return llvm::is_contained({tok::kw_return, tok::kw_throw, tok::kw_co_return, tok::kw_bool, tok::kw_char,
+                             tok::kw_wchar_t, tok::kw_char8_t, tok::kw_char16_t, tok::kw_char32_t, tok::kw_short,
+                             tok::kw_int, tok::kw_long, tok::kw_signed, tok::kw_unsigned, tok::kw_float,
+                             tok::kw_double, tok::kw_void, tok::kw_auto, tok::kw_const, tok::kw_volatile},
+                            Kind);
 }
 
 // A macro's arguments expand while the preprocessor is inside the macro call,
