@@ -797,8 +797,9 @@ class CloneBuilder {
   // A plain callee's object or function pointer, evaluated with the
   // arguments before the spawn (spawnArguments): a thief may run the
   // continuation meanwhile (`spawn accs()[i].add(1)` read a stolen frame's
-  // i after a thief's ++i). Left in the call: a function named directly,
-  // `m()` of this, and `o.m()` of a variable, whose address never changes.
+  // i after a thief's ++i, as `mk(i).run()` and `std::move(v[i]).m()` did).
+  // Left in the call: a function named directly, `m()` of this, and `o.m()`
+  // of a variable, whose address never changes.
   std::pair<const CallExpr *, std::string> EvaluatedCallee;
   void evaluateCalleeFirst(const SpawnSite &Site, std::string &Decls) {
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Site.Call)) {
@@ -807,13 +808,19 @@ class CloneBuilder {
       const auto *Ref = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
       const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
       if (!ME->isArrow() && V && !V->getType()->isReferenceType()) return;
-      // (An rvalue object keeps its value category in the call.)
-      if (!ME->isArrow() && !ME->getBase()->isLValue()) return;
       const SourceLocation Name = ME->getTemplateKeywordLoc().isValid() ? ME->getTemplateKeywordLoc()
                                   : ME->hasQualifier()                  ? ME->getQualifierLoc().getBeginLoc()
                                                                         : ME->getMemberLoc();
-      Decls += fmt::format("auto *const __o = {}; ", objectPointer(Member));
-      EvaluatedCallee = {Site.Call, "__o->" + text(SourceRange(Name, ME->getEndLoc()))};
+      const std::string Called = text(SourceRange(Name, ME->getEndLoc()));
+      if (ME->isArrow()) {
+        Decls += fmt::format("auto *const __o = {}; ", objectPointer(Member));
+        EvaluatedCallee = {Site.Call, "__o->" + Called};
+        return;
+      }
+      // Bound as C++ binds it, so that a temporary (`mk(i).run()`) lives on
+      // and an rvalue stays one for a `&&`-qualified member.
+      Decls += fmt::format("auto &&__o = {}; ", text(ME->getBase()->getSourceRange()));
+      EvaluatedCallee = {Site.Call, "static_cast<decltype(__o) &&>(__o)." + Called};
       return;
     }
     const Expr *Callee = Site.Call->getCallee();
