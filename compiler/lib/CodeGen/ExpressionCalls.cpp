@@ -70,8 +70,17 @@ class Collector : public OwnCodeVisitor<Collector> {
   // calls can go in front of them (not past an init-statement or into a
   // condition variable's declaration).
   bool VisitIfStmt(IfStmt *If) {
-    if (If->getCond() && !If->getInit() && !If->getConditionVariable() && !If->isConstexpr()) add(If, If->getCond());
+    if (If->getCond() && !If->getInit() && !If->getConditionVariable() && !If->isConstexpr() &&
+        !holdsOuterCaseLabel(If))
+      add(If, If->getCond());
     return true;
+  }
+  // A case label of a switch around S inside it (Duff's device): the switch
+  // would jump past the local a moved call declares.
+  static bool holdsOuterCaseLabel(const Stmt *S) {
+    return llvm::any_of(S->children(), [](const Stmt *Child) {
+      return Child && !isa<SwitchStmt>(Child) && (isa<SwitchCase>(Child) || holdsOuterCaseLabel(Child));
+    });
   }
   bool VisitSwitchStmt(SwitchStmt *Switch) {
     if (Switch->getCond() && !Switch->getInit() && !Switch->getConditionVariable()) add(Switch, Switch->getCond());
@@ -111,7 +120,8 @@ class Collector : public OwnCodeVisitor<Collector> {
         !SM.isWrittenInMainFile(Statement->getBeginLoc()))
       return;
     Movable M = movable(Value);
-    if (M.Calls.empty() || unsupportedEnclosingConstruct(PM, Statement)) return;
+    if (M.Calls.empty() || unsupportedEnclosingConstruct(PM, Statement) || !endsAtItsSemicolon(Ctx, Statement))
+      return;
     // A call moves within the statement's first line, so that every line
     // (and __LINE__ in it) keeps its number and no directive inside the
     // statement comes between the call's old and new place.

@@ -16,6 +16,11 @@ clang::CharSourceRange statementRange(clang::ASTContext &Ctx, const clang::Stmt 
 // sub-statement is not a block (`for (...) f(i);` ends at the ';').
 clang::SourceLocation statementEnd(clang::ASTContext &Ctx, const clang::Stmt *S);
 
+// Whether the ';' that ends the statement, if it needs one, comes right after
+// its last token: not with a directive between them (`r = 1\n#ifdef X\n+ 1\n
+// #endif\n;`), where statementEnd cannot tell which ';' it is.
+bool endsAtItsSemicolon(clang::ASTContext &Ctx, const clang::Stmt *S);
+
 // A C string literal holding Text.
 std::string cStringLiteral(llvm::StringRef Text);
 

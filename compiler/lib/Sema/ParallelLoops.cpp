@@ -4,7 +4,9 @@
 #include "Support/Diagnostics.h"
 #include "Support/SourceRanges.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -325,6 +327,15 @@ bool onlyBlanksBetween(const ASTContext &Ctx, SourceLocation From, SourceLocatio
   return SM.getFileOffset(Next.getLocation()) >= B;
 }
 
+// A loop pragma (`#pragma GCC unroll 4`) makes its loop an attributed
+// statement: the lowered cilk_for would leave the pragma before a block.
+bool hasLoopHint(ASTContext &Ctx, const ForStmt &F) {
+  for (const DynTypedNode &Parent : Ctx.getParents(F))
+    if (const auto *Attributed = Parent.get<AttributedStmt>())
+      if (llvm::any_of(Attributed->getAttrs(), [](const Attr *A) { return isa<LoopHintAttr>(A); })) return true;
+  return false;
+}
+
 }  // namespace
 
 void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas,
@@ -347,6 +358,10 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
           << (Finder.RangeBased.contains(U.Loc)
                   ? fmt::format("a range-based '{}' is not supported yet: loop over an index", U.Spelling.str())
                   : fmt::format("'{}' must begin a for loop", U.Spelling.str()));
+      continue;
+    }
+    if (hasLoopHint(Ctx, *F)) {
+      diag::report(Ctx.getDiagnostics(), U.Loc, diag::LoopPragmaOnCilkFor);
       continue;
     }
     ParallelLoop Loop;

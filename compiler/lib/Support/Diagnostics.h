@@ -54,6 +54,7 @@ enum ID {
   RuntimeNamespaceTaken,
   IncludedCilkppFile,
   NoteBindingToTemporary,
+  LoopPragmaOnCilkFor,
   NumIDs
 };
 
