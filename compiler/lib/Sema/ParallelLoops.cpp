@@ -4,9 +4,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/SourceRanges.h"
 
-#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -327,12 +325,24 @@ bool onlyBlanksBetween(const ASTContext &Ctx, SourceLocation From, SourceLocatio
   return SM.getFileOffset(Next.getLocation()) >= B;
 }
 
-// A loop pragma (`#pragma GCC unroll 4`) makes its loop an attributed
-// statement: the lowered cilk_for would leave the pragma before a block.
-bool hasLoopHint(ASTContext &Ctx, const ForStmt &F) {
-  for (const DynTypedNode &Parent : Ctx.getParents(F))
-    if (const auto *Attributed = Parent.get<AttributedStmt>())
-      if (llvm::any_of(Attributed->getAttrs(), [](const Attr *A) { return isa<LoopHintAttr>(A); })) return true;
+// A `#pragma` other than cilk's on the lines right before a cilk_for (blank
+// and `//` comment lines between): a loop pragma (`GCC unroll 4`, `GCC
+// ivdep`, `clang loop ...`), which the lowered cilk_for would leave before a
+// block. (Also those clang does not know, which leave no trace in the AST.)
+bool pragmaBefore(const SourceManager &SM, SourceLocation Keyword) {
+  const auto [File, Offset] = SM.getDecomposedExpansionLoc(Keyword);
+  StringRef Before = SM.getBufferData(File).take_front(Offset);
+  size_t LineStart = Before.rfind('\n') + 1;
+  if (!Before.drop_front(LineStart).trim().empty()) return false;
+  while (LineStart > 0) {
+    Before = Before.take_front(LineStart - 1);
+    LineStart = Before.rfind('\n') + 1;
+    StringRef Line = Before.drop_front(LineStart).trim();
+    if (Line.empty() || Line.starts_with("//")) continue;
+    if (!Line.consume_front("#")) return false;
+    Line = Line.ltrim();
+    return Line.consume_front("pragma") && !Line.ltrim().starts_with("cilk");
+  }
   return false;
 }
 
@@ -360,7 +370,7 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
                   : fmt::format("'{}' must begin a for loop", U.Spelling.str()));
       continue;
     }
-    if (hasLoopHint(Ctx, *F)) {
+    if (pragmaBefore(SM, U.Loc)) {
       diag::report(Ctx.getDiagnostics(), U.Loc, diag::LoopPragmaOnCilkFor);
       continue;
     }

@@ -127,7 +127,7 @@ constexpr Description Descriptions[NumIDs] = {
      "cilkpp: the structured binding '%0' refers to the temporary that its 'get' returns by value, which no frame "
      "can hold; declare a variable initialized from that 'get' instead"},
     {clang::DiagnosticsEngine::Error,
-     "cilkpp: a loop pragma ('GCC unroll', 'GCC ivdep', 'clang loop', 'unroll') on a cilk_for is not supported: its "
+     "cilkpp: a pragma on a cilk_for ('GCC unroll', 'GCC ivdep', 'clang loop', ...) is not supported: its "
      "iterations run as calls of its body, in parallel, and no loop is left for the pragma; put it on a loop inside "
      "the body"},
 };
