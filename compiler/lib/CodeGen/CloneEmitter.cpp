@@ -4,7 +4,6 @@
 #include "Analysis/FrameLayout.h"
 
 #include "CodeGen/DebuggerNames.h"
-#include "Dialect/MacroHistory.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/PackExpansions.h"
 #include "CodeGen/PredefinedNames.h"
@@ -12,6 +11,7 @@
 #include "CodeGen/TryBlocks.h"
 #include "CodeGen/UnusedAliases.h"
 #include "CodeGen/VirtualSpawns.h"
+#include "Dialect/MacroHistory.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 #include "Support/Movable.h"
@@ -188,10 +188,6 @@ class CloneBuilder {
     return std::nullopt;
   }
 
-  // A class type may have no usable copy assignment (a const member), and a
-  // local declared without an initializer may be saved before the program
-  // sets it: both go through init_field, which copies either without the
-  // host compiler warning about the second.
   // A save at a spawn or call; a SavedOnce field's only until it is done.
   std::string saveOnceText(const VarDecl *V) const {
     const FrameField *F = Frame.field(V);
@@ -205,6 +201,10 @@ class CloneBuilder {
       if (F.SavedOnce) Out += fmt::format(" [[maybe_unused]] bool __cilkpp_saved_{} = false;", F.Name);
     return Out;
   }
+  // A class type may have no usable copy assignment (a const member), and a
+  // local declared without an initializer may be saved before the program
+  // sets it: both go through init_field, which copies either without the
+  // host compiler warning about the second.
   std::string saveText(const VarDecl *V) const {
     const bool MaybeUnset = !isa<ParmVarDecl>(V) && !V->hasInit() && !Frame.field(V)->IsReference;
     if (MaybeUnset)
