@@ -687,10 +687,10 @@ bool hasGoto(const Stmt *S) {
   return llvm::any_of(S->children(), [](const Stmt *Child) { return Child && hasGoto(Child); });
 }
 
-bool initialisedOncePerCall(ParentMap &PM, const FunctionDecl *FD, const VarDecl *V) {
+bool initialisedOncePerCall(ParentMap &PM, const FunctionDecl *FD, const VarDecl *V, bool HasGoto) {
   if (isa<ParmVarDecl>(V)) return true;
-  const DeclStmt *Declaration = declarationOf(FD->getBody(), V);
-  if (!Declaration || hasGoto(FD->getBody())) return false;
+  const DeclStmt *Declaration = HasGoto ? nullptr : declarationOf(FD->getBody(), V);
+  if (!Declaration) return false;
   for (const Stmt *S = PM.getParent(const_cast<DeclStmt *>(Declaration)); S; S = PM.getParent(const_cast<Stmt *>(S)))
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(S)) return false;
   return true;
@@ -701,11 +701,12 @@ void markSavedOnce(ASTContext &Ctx, ParentMap &PM, const FunctionDecl *FD, Frame
   for (const ContinuationPoint &P : Frame.Points)
     if (P.Kind == PointKind::Spawn || P.Kind == PointKind::Call) Saved.insert(P.FastPathSaves.begin(), P.FastPathSaves.end());
   std::optional<ExprMutationAnalyzer> Mutations;
+  const bool HasGoto = hasGoto(FD->getBody());
   for (FrameField &F : Frame.Fields) {
     const QualType T = F.Var->getType();
     if (!Saved.contains(F.Var) || F.ManagedLifetime || F.IsReference || T->isDependentType() || T->isIncompleteType() ||
         T.isVolatileQualified() || Ctx.getTypeSizeInChars(T).getQuantity() < SavedOnceMinBytes ||
-        !initialisedOncePerCall(PM, FD, F.Var))
+        !initialisedOncePerCall(PM, FD, F.Var, HasGoto))
       continue;
     if (!Mutations) Mutations.emplace(*FD->getBody(), Ctx);
     F.SavedOnce = !Mutations->isMutated(F.Var);

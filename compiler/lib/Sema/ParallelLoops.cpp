@@ -10,6 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <fmt/format.h>
 
@@ -325,11 +326,12 @@ bool onlyBlanksBetween(const ASTContext &Ctx, SourceLocation From, SourceLocatio
   return SM.getFileOffset(Next.getLocation()) >= B;
 }
 
-// A `#pragma` other than cilk's on the lines right before a cilk_for (blank
-// and `//` comment lines between): a loop pragma (`GCC unroll 4`, `GCC
-// ivdep`, `clang loop ...`), which the lowered cilk_for would leave before a
-// block. (Also those clang does not know, which leave no trace in the AST.)
-bool pragmaBefore(const SourceManager &SM, SourceLocation Keyword) {
+// A loop pragma on the lines right before a cilk_for (blank and `//`
+// comment lines between), which the lowered cilk_for would leave before a
+// block: `GCC unroll 4`, `GCC ivdep`, `clang loop ...`, `unroll`, `omp simd`
+// (also those clang does not know, which leave no trace in the AST). Other
+// pragmas there (`GCC diagnostic push`) apply to no statement and stay.
+bool loopPragmaBefore(const SourceManager &SM, SourceLocation Keyword) {
   const auto [File, Offset] = SM.getDecomposedExpansionLoc(Keyword);
   StringRef Before = SM.getBufferData(File).take_front(Offset);
   size_t LineStart = Before.rfind('\n') + 1;
@@ -341,7 +343,13 @@ bool pragmaBefore(const SourceManager &SM, SourceLocation Keyword) {
     if (Line.empty() || Line.starts_with("//")) continue;
     if (!Line.consume_front("#")) return false;
     Line = Line.ltrim();
-    return Line.consume_front("pragma") && !Line.ltrim().starts_with("cilk");
+    if (!Line.consume_front("pragma")) return false;
+    llvm::SmallVector<StringRef, 4> Words;
+    llvm::SplitString(Line, Words);
+    const StringRef First = Words.empty() ? "" : Words[0], Second = Words.size() > 1 ? Words[1] : "";
+    return (First == "GCC" && llvm::is_contained({"unroll", "ivdep", "novector"}, Second)) ||
+           (First == "clang" && Second == "loop") || First == "omp" ||
+           llvm::is_contained({"unroll", "nounroll", "unroll_and_jam", "nounroll_and_jam"}, First);
   }
   return false;
 }
@@ -370,7 +378,7 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
                   : fmt::format("'{}' must begin a for loop", U.Spelling.str()));
       continue;
     }
-    if (pragmaBefore(SM, U.Loc)) {
+    if (loopPragmaBefore(SM, U.Loc)) {
       diag::report(Ctx.getDiagnostics(), U.Loc, diag::LoopPragmaOnCilkFor);
       continue;
     }
