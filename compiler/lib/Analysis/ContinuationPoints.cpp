@@ -4,6 +4,7 @@
 #include "Support/Diagnostics.h"
 
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
@@ -23,6 +24,7 @@ enum class Effect { Spawn, Sync, Return };
 
 struct Outstanding {
   std::vector<bool> AtSync, AtReturn;
+  std::vector<bool> InTry;  // per try statement, inside its try block
   bool AtEnd = false;
   bool EndReachable = false;
 };
@@ -69,9 +71,21 @@ class ScopeExits {
   std::vector<std::pair<unsigned, unsigned>> Blocks, Next;
 };
 
+class TryCollector : public RecursiveASTVisitor<TryCollector> {
+ public:
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool VisitCXXTryStmt(CXXTryStmt *S) {
+    Tries.push_back(S);
+    return true;
+  }
+  std::vector<const CXXTryStmt *> Tries;
+};
+
 // May a spawned child be outstanding (not yet synced) at each sync, return
-// and the closing brace?
-Outstanding computeOutstanding(ASTContext &Ctx, const CFG &G, const CilkProcedure &Proc) {
+// and the closing brace, and inside each try block?
+Outstanding computeOutstanding(ASTContext &Ctx, const CFG &G, const CilkProcedure &Proc,
+                               ArrayRef<const CXXTryStmt *> Tries) {
   llvm::DenseMap<const Stmt *, std::pair<Effect, unsigned>> Effects;
   for (unsigned I = 0; I < Proc.Spawns.size(); ++I) Effects[Proc.Spawns[I].Call] = {Effect::Spawn, I};
   for (unsigned I = 0; I < Proc.Syncs.size(); ++I) Effects[Proc.Syncs[I].Marker] = {Effect::Sync, I};
@@ -80,6 +94,17 @@ Outstanding computeOutstanding(ASTContext &Ctx, const CFG &G, const CilkProcedur
   Outstanding Result;
   Result.AtSync.assign(Proc.Syncs.size(), false);
   Result.AtReturn.assign(Proc.Returns.size(), false);
+  Result.InTry.assign(Tries.size(), false);
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto TriesHolding = [&](const Stmt *S) {
+    llvm::SmallVector<unsigned, 2> Holding;
+    const SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    for (unsigned T = 0; T < Tries.size(); ++T)
+      if (SM.isPointWithin(L, SM.getExpansionLoc(Tries[T]->getTryBlock()->getLBracLoc()),
+                           SM.getExpansionLoc(Tries[T]->getTryBlock()->getRBracLoc())))
+        Holding.push_back(T);
+    return Holding;
+  };
   std::vector<char> Out(G.getNumBlockIDs(), 0), Reached(G.getNumBlockIDs(), 0);
   Reached[G.getEntry().getBlockID()] = 1;
 
@@ -129,6 +154,9 @@ Outstanding computeOutstanding(ASTContext &Ctx, const CFG &G, const CilkProcedur
           if ((Previous & Exits.next(S->getStmt())).any()) State = false;
           Previous = Exits.inside(S->getStmt());
         }
+        if (State && !Tries.empty())
+          for (unsigned T : TriesHolding(S->getStmt()))
+            if (!Result.InTry[T]) Result.InTry[T] = Changed = true;
         auto It = Effects.find(S->getStmt());
         if (It == Effects.end()) continue;
         auto [Kind, Index] = It->second;
@@ -185,7 +213,10 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
     diag::report(Ctx.getDiagnostics(), FD->getLocation(), diag::CfgUnavailable) << FD;
     return false;
   }
-  Outstanding O = computeOutstanding(Ctx, *G, Proc);
+  TryCollector Collector;
+  Collector.TraverseStmt(Body);
+  Frame.Tries = std::move(Collector.Tries);
+  Outstanding O = computeOutstanding(Ctx, *G, Proc, Frame.Tries);
   Frame.FallsOffEnd = O.EndReachable;
 
   for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
@@ -208,9 +239,23 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
       Frame.Points.push_back({PointKind::ScopeEnd, 0, I, Block->getRBracLoc(), {}});
   }
 
+  ParentMap PM(Body);
+  // A try block without points of its own, which children may outstand: its
+  // settle point (optional: FrameLayout may drop it, and an exception there
+  // then waits for the children on the worker's stack, runtime.md).
+  for (unsigned T = 0; T < Frame.Tries.size(); ++T) {
+    const CompoundStmt *Block = Frame.Tries[T]->getTryBlock();
+    const auto Inside = [&](const ContinuationPoint &P) {
+      return SM.isPointWithin(SM.getExpansionLoc(P.Loc), SM.getExpansionLoc(Block->getLBracLoc()),
+                              SM.getExpansionLoc(Block->getRBracLoc()));
+    };
+    if (O.InTry[T] && llvm::none_of(Frame.Points, Inside) && !Frame.Tries[T]->getTryLoc().isMacroID() &&
+        !unsupportedEnclosingConstruct(PM, Frame.Tries[T]))
+      Frame.Points.push_back({PointKind::Settle, 0, T, Frame.Tries[T]->getTryLoc(), {}});
+  }
+
   // A return that must wait for children cannot sit where the resume clone
   // cannot jump to.
-  ParentMap PM(Body);
   Frame.SpawnIsTail = findTailSpawns(PM, Proc);
   bool Ok = true;
   for (const ContinuationPoint &P : Frame.Points)
@@ -248,6 +293,7 @@ void numberContinuationPoints(const SourceManager &SM, FrameDescription &Frame) 
       case PointKind::ScopeEnd: Frame.ScopeEntry[P.Site] = P.Entry; break;
       case PointKind::Poll: Frame.PollEntry[P.Site] = P.Entry; break;
       case PointKind::Call: Frame.CallEntry[P.Site] = P.Entry; break;
+      case PointKind::Settle: break;  // (TryBlocks::settleEntry)
     }
   }
 }

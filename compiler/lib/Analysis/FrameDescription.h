@@ -7,6 +7,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <string>
@@ -14,12 +15,16 @@
 
 namespace cilkpp {
 
-enum class PointKind { Spawn, Sync, Return, EndOfBody, ScopeEnd, Poll, Call };
+// Settle: a try block without continuation points of its own, entered while
+// children may be outstanding. On the resume path an exception leaving its
+// statements waits there, as a sync, for those children before the handlers
+// run; the point is where the frame resumes after that wait (TryBlocks.h).
+enum class PointKind { Spawn, Sync, Return, EndOfBody, ScopeEnd, Poll, Call, Settle };
 
 struct ContinuationPoint {
   PointKind Kind;
   int Entry = 0;             // value of Frame::entry that resumes here
-  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns/Scopes/PollSites, or Calls
+  unsigned Site = 0;         // index into the procedure's Spawns/Syncs/Returns/Scopes/PollSites, Calls or Tries
   clang::SourceLocation Loc;
   // Spawn, call and poll points: fields the fast clone must store before the
   // frame can be taken (live there and held in registers on the fast path).
@@ -75,6 +80,9 @@ struct FrameDescription {
   // f's fast clone in its own place (parent, slot, number; CallPoints.h), or
   // nullptr.
   std::vector<const clang::CallExpr *> TailCalls;
+  // Every try statement of the body (not of its lambdas or local classes),
+  // in source order.
+  std::vector<const clang::CXXTryStmt *> Tries;
   // The entry's poll point follows the body's leading base cases (`if (n <
   // 2) return n;`): the last of them, or nullptr (before the first statement).
   const clang::Stmt *EntryPollAfter = nullptr;

@@ -31,8 +31,10 @@ namespace {
 
 using VarSet = llvm::SetVector<const VarDecl *>;
 
-// Poll and call points may be dropped (dropCostlyOptionalPoints).
-bool isOptional(const ContinuationPoint &P) { return P.Kind == PointKind::Poll || P.Kind == PointKind::Call; }
+// Poll, call and settle points may be dropped (dropCostlyOptionalPoints).
+bool isOptional(const ContinuationPoint &P) {
+  return P.Kind == PointKind::Poll || P.Kind == PointKind::Call || P.Kind == PointKind::Settle;
+}
 
 // Walks the body keeping the variables in scope; at each continuation point
 // everything in scope must be in the frame.
@@ -53,6 +55,9 @@ class ScopeWalker {
           else Entry = &P;
           break;
         case PointKind::Call: PointAt[Frame.Calls[P.Site].Statement] = &P; break;
+        // (After the whole try statement: its block's and handlers'
+        // variables are out of scope where it resumes.)
+        case PointKind::Settle: PointAt[Frame.Tries[P.Site]] = &P; break;
       }
     }
   }
@@ -415,6 +420,7 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
                      : P->Kind == PointKind::Poll     ? "poll point"
                      : P->Kind == PointKind::Call     ? "call"
                      : P->Kind == PointKind::ScopeEnd ? "implicit sync at the end of cilk_scope"
+                     : P->Kind == PointKind::Settle   ? "wait for the children before this try statement's handlers"
                                                       : "implicit sync at return";
   diag::report(Diags, P->Loc, diag::NoteContinuationPoint) << What;
   // A tuple-like structured binding, which StatementLowering wrote as a
@@ -610,9 +616,9 @@ struct MacroBodyVariables : RecursiveASTVisitor<MacroBodyVariables> {
   llvm::DenseSet<const VarDecl *> Declared, Named;
 };
 
-// Poll and call points are optional, and the fast path pays for a poll
-// point no more than its load and branch, for a call point no more than a
-// spawn's stores: such a point stays only where every variable in scope is
+// Poll, call and settle points are optional, and the fast path pays for a
+// poll point no more than its load and branch, for a call point no more than
+// a spawn's stores, for a settle point nothing: such a point stays only where every variable in scope is
 // a field anyway, or would be one that the fast clone keeps in a register
 // and saves there alone. A variable in scope there that would have to live
 // in the frame on the fast path (a class type constructed in it, an array,
@@ -620,7 +626,8 @@ struct MacroBodyVariables : RecursiveASTVisitor<MacroBodyVariables> {
 // EagerFrame's allocation at entry), that no frame can hold (a closure, a
 // structured binding), or whose name another one in scope shadows, drops
 // that point: the procedure keeps the frame and fast path it has without it
-// (a dropped call is a nested root call). (So a loop with, say, a
+// (a dropped call is a nested root call; a dropped settle point waits on
+// the worker's stack). (So a loop with, say, a
 // std::string declared before it gets no back-edge poll unless the string
 // already lives in the frame; test/translate/poll-points-skipped.cilkpp.)
 void dropCostlyOptionalPoints(ASTContext &Ctx, ParentMap &PM, const CilkProcedure &Proc, FrameDescription &Frame) {

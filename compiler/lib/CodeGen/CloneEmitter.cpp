@@ -1524,11 +1524,15 @@ class CloneBuilder {
   // On the resume path children may still run when the procedure's own code
   // throws in a try block: an inner try around the block's statements
   // catches the exception before the handlers. Where the block holds
-  // continuation points it records the exception (after every child in
-  // serial order) and goes to the block's settle point, which syncs
-  // (suspending the frame, never waiting on this worker's stack) and then
-  // throws the first exception in serial order on to the handlers; in any
-  // other block, settle_exception waits for the children and does the same.
+  // continuation points, or children may be outstanding in it (a
+  // PointKind::Settle point), it records the exception (after every child
+  // in serial order) and goes to the block's settle point, which syncs
+  // (suspending the frame, never waiting on this worker's stack: a worker
+  // in a nested root call may be running this frame above one of its
+  // children) and then throws the first exception in serial order on to the
+  // handlers; in any other block (no child outstanding, or a settle point
+  // FrameLayout dropped), settle_exception waits for the children and does
+  // the same.
   // Inside the block, before its resume dispatch, so that the dispatch jumps
   // within it. (Also where the procedure counts as not throwing: a handler
   // of its own may still catch what its code throws, and the analysis counts
@@ -1705,6 +1709,7 @@ class CloneBuilder {
       if (Frame.MayThrow) Out += " try {";
       Out += " switch (__frame->entry) {";
       for (const ContinuationPoint &P : Frame.Points) {
+        if (P.Kind == PointKind::Settle) continue;  // (Tries.settleCases)
         Out += fmt::format(" case {}: {}", P.Entry, Tries.entryCase(P));
         if (Tries.hasThrowPoint(P)) Out += fmt::format(" case -{}: {}", P.Entry, Tries.throwCase(P));
       }

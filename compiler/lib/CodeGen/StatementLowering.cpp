@@ -452,7 +452,11 @@ class Lowering {
     Main.ReplaceText(Header, Text + std::string(Lines > Kept ? Lines - Kept : 0, '\n'));
   }
 
-  bool fileLocations(SourceRange R) const { return R.getBegin().isFileID() && R.getEnd().isFileID(); }
+  // A statement written in the file: it may end in a macro's expansion (a
+  // body `sync;`, `LOG(x);`), whose text ends where the expansion does.
+  bool fileLocations(SourceRange R) const {
+    return R.getBegin().isFileID() && SM.isWrittenInSameFile(R.getBegin(), SM.getExpansionLoc(R.getEnd()));
+  }
 
   std::string text(SourceRange R) const { return Lexer::getSourceText(fileRange(SM, R), SM, Ctx.getLangOpts()).str(); }
   std::string text(SourceLocation From, SourceLocation To) const {

@@ -1,6 +1,5 @@
 #include "CodeGen/TryBlocks.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <fmt/format.h>
@@ -10,34 +9,28 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
-class TryCollector : public RecursiveASTVisitor<TryCollector> {
- public:
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
-  bool VisitCXXTryStmt(CXXTryStmt *S) {
-    Tries.push_back(S);
-    return true;
-  }
-  std::vector<const CXXTryStmt *> Tries;
-};
-
 std::string label(unsigned TryIndex) { return fmt::format("__cilkpp_try_{}", TryIndex + 1); }
 
 }  // namespace
 
-TryBlocks::TryBlocks(ASTContext &Ctx, const FrameDescription &Frame) : SM(Ctx.getSourceManager()), Frame(Frame) {
-  TryCollector Collector;
-  Collector.TraverseStmt(Frame.Procedure->Definition->getBody());
-  Tries = std::move(Collector.Tries);
+TryBlocks::TryBlocks(ASTContext &Ctx, const FrameDescription &Frame)
+    : SM(Ctx.getSourceManager()), Frame(Frame), Tries(Frame.Tries) {
   Chains.resize(Frame.Points.size());
-  // Tries are in source order, so enclosing ones come first.
+  SettlePoints.assign(Tries.size(), nullptr);
+  // Tries are in source order, so enclosing ones come first. (A settle
+  // point lies before its own try block, in those enclosing it.)
   std::vector<bool> Holds(Tries.size());
-  for (unsigned P = 0; P < Frame.Points.size(); ++P)
+  for (unsigned P = 0; P < Frame.Points.size(); ++P) {
+    if (Frame.Points[P].Kind == PointKind::Settle) {
+      SettlePoints[Frame.Points[P].Site] = &Frame.Points[P];
+      Holds[Frame.Points[P].Site] = HoldPoints = true;
+    }
     for (unsigned T = 0; T < Tries.size(); ++T)
       if (contains(Tries[T], Frame.Points[P].Loc)) {
         Chains[P].push_back(T);
         Holds[T] = HoldPoints = true;
       }
+  }
   // (A block holding no point has none: the entry switch would jump past
   // the initialization of locals that are not frame fields.)
   SettleChains.resize(Tries.size());
@@ -52,6 +45,7 @@ TryBlocks::TryBlocks(ASTContext &Ctx, const FrameDescription &Frame) : SM(Ctx.ge
 bool TryBlocks::hasSettlePoint(unsigned TryIndex) const { return !SettleChains[TryIndex].empty(); }
 
 int TryBlocks::settleEntry(unsigned TryIndex) const {
+  if (SettlePoints[TryIndex]) return SettlePoints[TryIndex]->Entry;
   int Max = 0;
   for (const ContinuationPoint &P : Frame.Points) Max = std::max(Max, P.Entry);
   // (After the unwind entry, Max + 1.)
@@ -100,6 +94,8 @@ void TryBlocks::emitDispatch(Rewriter &R) const {
   for (unsigned T = 0; T < Tries.size(); ++T) {
     std::string Cases;
     for (unsigned P = 0; P < Frame.Points.size(); ++P) {
+      // (A settle point's cases are its try block's, below.)
+      if (Frame.Points[P].Kind == PointKind::Settle) continue;
       const std::vector<unsigned> &Chain = Chains[P];
       auto It = std::find(Chain.begin(), Chain.end(), T);
       if (It == Chain.end()) continue;
@@ -112,7 +108,6 @@ void TryBlocks::emitDispatch(Rewriter &R) const {
                      ? fmt::format(" case -{0}: __cilkpp_resuming = false; goto __cilkpp_rethrow_{0};", Entry)
                      : fmt::format(" case -{}: goto {};", Entry, label(*(It + 1)));
     }
-    if (Cases.empty()) continue;
     for (unsigned S = 0; S < Tries.size(); ++S) {
       const std::vector<unsigned> &Chain = SettleChains[S];
       auto It = std::find(Chain.begin(), Chain.end(), T);
@@ -121,6 +116,7 @@ void TryBlocks::emitDispatch(Rewriter &R) const {
                    ? fmt::format(" case {}: __cilkpp_resuming = false; goto __cilkpp_resettle_{};", settleEntry(S), S + 1)
                    : fmt::format(" case {}: goto {};", settleEntry(S), label(*(It + 1)));
     }
+    if (Cases.empty()) continue;
     R.InsertTextBefore(SM.getExpansionLoc(Tries[T]->getTryLoc()), label(T) + ": ");
     R.InsertTextAfterToken(SM.getExpansionLoc(Tries[T]->getTryBlock()->getLBracLoc()),
                            fmt::format(" if (__builtin_expect(__cilkpp_resuming, 0)) switch (__frame->entry) {{{} "

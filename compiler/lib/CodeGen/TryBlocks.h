@@ -32,11 +32,12 @@ class TryBlocks {
   void markThrowPoints(llvm::function_ref<bool(unsigned)> SpawnHasThrowPoint);
   bool hasThrowPoint(const ContinuationPoint &P) const { return ThrowPoints[&P - Frame.Points.data()]; }
   std::string throwCase(const ContinuationPoint &P) const;
-  // A try block that holds points ends in a settle point: where an
-  // exception leaving its statements waits, as a sync, for the children
-  // still running, and the first of all in serial order is thrown on to the
-  // handlers. Whether it has one, its entry (after every other), and the
-  // entry switch's statements for them all.
+  // A try block that holds points, or has a PointKind::Settle point, ends
+  // in a settle point: where an exception leaving its statements waits, as
+  // a sync, for the children still running, and the first of all in serial
+  // order is thrown on to the handlers. Whether it has one, its entry (the
+  // Settle point's, else after every other), and the entry switch's
+  // statements for them all.
   bool hasSettlePoint(unsigned TryIndex) const;
   int settleEntry(unsigned TryIndex) const;
   std::string settleCases() const;
@@ -52,8 +53,9 @@ class TryBlocks {
 
   const clang::SourceManager &SM;
   const FrameDescription &Frame;
-  // Every try statement of the body (not of lambdas), in source order.
-  std::vector<const clang::CXXTryStmt *> Tries;
+  const std::vector<const clang::CXXTryStmt *> &Tries;  // Frame.Tries
+  // Per try statement: its PointKind::Settle point, if it has one.
+  std::vector<const ContinuationPoint *> SettlePoints;
   // Per point: indices into Tries of the try blocks holding it, outermost first.
   std::vector<std::vector<unsigned>> Chains;
   std::vector<bool> ThrowPoints;  // per point

@@ -130,6 +130,7 @@ void KeywordRecorder::afterToken(const Token &Tok) {
   // (`p->template spawn<T>()`: still a member's name.)
   if (Tok.is(tok::kw_template) && !HiddenForOneToken.empty()) return;
   Previous = Tok.getKind();
+  trackNesting(Tok);
   for (MacroInfo *MI : HiddenForOneToken) MI->EnableMacro();
   HiddenForOneToken.clear();
   // After '.', '->' or '::' a word names a member or a namespace's entity,
@@ -139,6 +140,34 @@ void KeywordRecorder::afterToken(const Token &Tok) {
     return;
   }
   if (std::optional<StringRef> Call = syncCallAfter(Tok)) hideForOneToken(*Call);
+}
+
+void KeywordRecorder::trackNesting(const Token &Tok) {
+  Nesting &Level = Levels.back();
+  PreviousOpensOperand = false;
+  switch (Tok.getKind()) {
+  case tok::l_brace: Levels.emplace_back(); break;
+  case tok::r_brace:
+    if (Levels.size() > 1) Levels.pop_back();
+    break;
+  case tok::l_paren: ++Level.Parens; break;
+  case tok::r_paren:
+    if (Level.Parens) --Level.Parens;
+    break;
+  case tok::question: ++Level.Questions; break;
+  case tok::colon:
+    // (`case k ? 1 : 2:` -- the first ':' closes the '?', the second is the label's.)
+    if (Level.Questions) {
+      --Level.Questions;
+      PreviousOpensOperand = true;
+    }
+    break;
+  case tok::semi:
+    Level.Questions = 0;
+    PreviousOpensOperand = Level.Parens > 0;
+    break;
+  default: break;
+  }
 }
 
 void KeywordRecorder::hideForOneToken(StringRef Spelling) {
@@ -232,7 +261,7 @@ void KeywordRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinit
         << II->getName();
     return;
   }
-  if (*Kind == KeywordKind::Sync && makesOperandOrName(Previous))
+  if (*Kind == KeywordKind::Sync && (PreviousOpensOperand || makesOperandOrName(Previous)))
     diag::report(PP.getDiagnostics(), Loc, diag::SyncNotStatement) << II->getName();
   Uses.push_back({*Kind, Loc, Args ? Range.getEnd() : Loc, II->getName()});
 }

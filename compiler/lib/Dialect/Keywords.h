@@ -66,6 +66,7 @@ class KeywordRecorder : public clang::PPCallbacks {
   void setKeywordsEnabled(bool Enabled);
   clang::MacroInfo *predefinedMacro(llvm::StringRef Spelling) const;
   void afterToken(const clang::Token &Tok);
+  void trackNesting(const clang::Token &Tok);
   void hideForOneToken(llvm::StringRef Spelling);
   // The sync spelling that the main file's text calls right after Tok.
   std::optional<llvm::StringRef> syncCallAfter(const clang::Token &Tok) const;
@@ -81,6 +82,17 @@ class KeywordRecorder : public clang::PPCallbacks {
   std::vector<clang::MacroInfo *> HiddenForOneToken;
   // The kind of the last token lexed: what a sync keyword follows.
   clang::tok::TokenKind Previous = clang::tok::unknown;
+  // Whether that token ends an operand's context although statements may
+  // follow its kind elsewhere: the ':' of `k ? 1 : sync`, a ';' inside
+  // parentheses (`for (; sync;)`).
+  bool PreviousOpensOperand = false;
+  // Per brace level (a lambda's body in an argument starts statements
+  // again): open parentheses, and '?' still waiting for their ':'.
+  struct Nesting {
+    unsigned Parens = 0;
+    unsigned Questions = 0;
+  };
+  std::vector<Nesting> Levels{Nesting{}};
 };
 
 
