@@ -363,17 +363,20 @@ void manageLocalsInScopeOfManagedFields(ASTContext &Ctx, ParentMap &PM, const Fu
   W.walk(FD->getBody());
 }
 
-bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P);
+bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P,
+                            const UnmovedBodyReasons &Unmoved);
 
-bool checkFieldType(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V, const ContinuationPoint *P) {
+bool checkFieldType(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const VarDecl *V, const ContinuationPoint *P,
+                    const UnmovedBodyReasons &Unmoved) {
   if (isa<ParmVarDecl>(V) && !V->getType()->isReferenceType() && !isMoveConstructible(V->getType())) {
     diag::report(Ctx.getDiagnostics(), V->getLocation(), diag::ImmovableParameter) << V->getName() << V->getType();
     return false;
   }
-  return isSupportedField(Ctx, PM, Body, V) || reportUnsupportedField(Ctx, V, P);
+  return isSupportedField(Ctx, PM, Body, V) || reportUnsupportedField(Ctx, V, P, Unmoved);
 }
 
-bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P) {
+bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const ContinuationPoint *P,
+                            const UnmovedBodyReasons &Unmoved) {
   QualType T = V->getType();
   const char *Across = P->Kind == PointKind::Spawn ? "spawn"
                        : P->Kind == PointKind::Poll ? "poll point"
@@ -446,6 +449,13 @@ bool reportUnsupportedField(ASTContext &Ctx, const VarDecl *V, const Continuatio
       diag::report(Diags, At, diag::NoteLocalClassInMember) << Ctx.getRecordType(RD);
     else if (!RD->isLambda())
       diag::report(Diags, At, diag::NoteLocalTypeStays) << Ctx.getRecordType(RD);
+    // (BodyOutlining said why a lambda stayed as it is.)
+    const SourceManager &SM = Ctx.getSourceManager();
+    const CXXMethodDecl *Op = RD->isLambda() ? RD->getLambdaCallOperator() : nullptr;
+    const SourceLocation Body = Op && Op->getBody() ? SM.getExpansionLoc(Op->getBody()->getBeginLoc()) : SourceLocation();
+    if (auto It = Body.isValid() && SM.isWrittenInMainFile(Body) ? Unmoved.find(SM.getFileOffset(Body)) : Unmoved.end();
+        It != Unmoved.end())
+      diag::report(Diags, SM.getExpansionLoc(RD->getLocation()), diag::NoteLambdaStaysUnnamed) << It->second;
   } else if (const EnumDecl *Enum = localEnumIn(T)) {
     diag::report(Diags, At, diag::NoteLocalTypeStays) << Ctx.getEnumType(Enum);
   }
@@ -729,7 +739,8 @@ bool convertsResult(ASTContext &Ctx, const SpawnSite &S) {
   return !Ctx.hasSameType(Result.getCanonicalType(), Target.getCanonicalType().getUnqualifiedType());
 }
 
-bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame) {
+bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame,
+                        const UnmovedBodyReasons &Unmoved) {
   const FunctionDecl *FD = Proc.Definition;
   for (unsigned I = 0; I < Proc.Spawns.size(); ++I)
     if (const SpawnSite &S = Proc.Spawns[I]; S.Target && convertsResult(Ctx, S))
@@ -741,7 +752,8 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   Walker.run(FD);
 
   bool Ok = true;
-  for (const VarDecl *V : Walker.Fields) Ok &= checkFieldType(Ctx, PM, FD->getBody(), V, Walker.FirstPoint[V]);
+  for (const VarDecl *V : Walker.Fields)
+    Ok &= checkFieldType(Ctx, PM, FD->getBody(), V, Walker.FirstPoint[V], Unmoved);
   const MacroBodyVariables InMacros(Ctx.getSourceManager(), FD->getBody());
   for (const VarDecl *V : Walker.Fields)
     if (InMacros.Declared.contains(V)) {

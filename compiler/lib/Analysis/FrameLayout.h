@@ -12,8 +12,10 @@ namespace cilkpp {
 
 // Needs the continuation points; drops the poll points that would change the
 // fast path (renumbering the points), fills Fields, FieldIndex, FastPathSaves
-// and EagerFrame. Reports variables whose type cannot live in a frame yet.
-bool computeFrameLayout(clang::ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame);
+// and EagerFrame. Reports variables whose type cannot live in a frame yet
+// (a lambda's, with the reason it stayed unnamed from Unmoved).
+bool computeFrameLayout(clang::ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame,
+                        const UnmovedBodyReasons &Unmoved);
 
 // Whether the spawn's target has another type than the callee's result.
 bool convertsResult(clang::ASTContext &Ctx, const SpawnSite &S);

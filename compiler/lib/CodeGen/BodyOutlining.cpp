@@ -365,7 +365,7 @@ class Outliner {
     if (R.Lambda) {
       if (!lambdaParameters(*R.Lambda, Uses, Params, CapturesThis)) return false;
       const CXXMethodDecl *Op = R.Lambda->getCallOperator();
-      QualType Result = Op->getReturnType();
+      QualType Result = spelledWithoutVariables(Op->getReturnType());
       if (namesVariable(Result)) return refuse("its result type names a variable");
       if (Result->isUndeducedType() || (Result->isDependentType() && Result->getContainedDeducedType())) {
         // In a template or a generic lambda, deduced per instantiation; a
@@ -691,7 +691,7 @@ class Outliner {
     llvm::DenseSet<const ValueDecl *> Captured;
     auto AddCapture = [&](const ValueDecl *D, bool ByCopy) {
       Captured.insert(D);
-      const QualType Stored = D->getType().getNonReferenceType();
+      const QualType Stored = spelledWithoutVariables(D->getType().getNonReferenceType());
       QualType T = Stored;
       if (ByCopy && Op->isConst()) T.addConst();
       // An init-capture (`[x = k]`) is made where the lambda is, from its
@@ -773,10 +773,10 @@ class Outliner {
       if (!AddCapture(D, L.getCaptureDefault() == LCD_ByCopy)) return false;
     }
     for (const ParmVarDecl *P : Op->parameters()) {
-      if (namesVariable(P->getType()))
+      const QualType T = spelledWithoutVariables(P->getType());
+      if (namesVariable(T))
         return refuse(fmt::format("the type of its parameter '{}' names a variable", P->getName()));
       if (P->getName().empty()) continue;  // unused by the body
-      QualType T = P->getType();
       if (T->isDependentType()) {
         std::optional<std::string> Declaration =
             L.isGenericLambda() ? genericParameterDeclaration(Ctx, P) : declareQualified(Ctx, T, P->getName());
@@ -837,6 +837,13 @@ class Outliner {
   // template (ClassHead); a generic lambda's operator() is a template
   // (OperatorHead). Where the result type is deduced per instantiation,
   // operator() returns exactly what the moved body does.
+  // A type written with a variable of the function (`Vec<D>` for a local
+  // `constexpr int D`, `decltype(x)`) means the same without the sugar,
+  // where it does not depend on template parameters.
+  static QualType spelledWithoutVariables(QualType T) {
+    return namesVariable(T) && !T->isDependentType() ? T.getCanonicalType() : T;
+  }
+
   std::optional<std::string> closureClass(const LambdaExpr &L, StringRef ClassName, StringRef Qualifier,
                                           StringRef Function, const std::vector<Parameter> &Params,
                                           StringRef ThisMember, StringRef ClassHead, StringRef OperatorHead) const {
@@ -848,8 +855,9 @@ class Outliner {
       Forwarded.push_back(P.Forwarded);
     }
     for (const ParmVarDecl *P : Op->parameters()) {
-      std::optional<std::string> Declaration = L.isGenericLambda() ? genericParameterDeclaration(Ctx, P)
-                                                                   : declareQualified(Ctx, P->getType(), P->getName());
+      std::optional<std::string> Declaration =
+          L.isGenericLambda() ? genericParameterDeclaration(Ctx, P)
+                              : declareQualified(Ctx, spelledWithoutVariables(P->getType()), P->getName());
       if (!Declaration) return std::nullopt;
       // (Callers may leave out what has a default.)
       if (P->hasDefaultArg() && !P->hasUninstantiatedDefaultArg())
@@ -885,8 +893,8 @@ class Outliner {
         Params.push_back({deducedTypeOf(D) + " &" + D->getName().str(), D->getName().str(), D->getName().str()});
         continue;
       }
-      Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(Type), D->getName()), D->getName().str(),
-                        D->getName().str()});
+      Params.push_back({declareQualified(Ctx, Ctx.getLValueReferenceType(spelledWithoutVariables(Type)), D->getName()),
+                        D->getName().str(), D->getName().str()});
     }
     return true;
   }
@@ -906,7 +914,7 @@ class Outliner {
     }
     // (An iterator of a view, `std::ranges::iota_view<long, long>::_Iterator`.)
     if (!spellsHiddenType(L.Var, L.Var->getType(), "its loop variable")) return false;
-    Params.push_back({Unused + declareQualified(Ctx, L.Var->getType(), Name), Name, Name});
+    Params.push_back({Unused + declareQualified(Ctx, spelledWithoutVariables(L.Var->getType()), Name), Name, Name});
     return true;
   }
 
@@ -1146,7 +1154,7 @@ bool liveInFrame(ASTContext &Ctx, const VarDecl *V, const std::vector<Region> &R
 
 std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
                                                  ArrayRef<GrainPragma> Pragmas, StringRef FileName,
-                                                 SerialBodyReasons &Refused) {
+                                                 UnmovedBodyReasons &Refused) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<ParallelLoop> Loops;
   bindParallelLoops(Ctx, Uses, Pragmas, Loops);
@@ -1177,22 +1185,6 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
     Closures.insert(&*It);
     if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
   }
-  // So do lambdas that a spawning body uses from its function (a helper
-  // lambda that a recursive spawning lambda calls): the body, moved out,
-  // names their types.
-  const std::vector<const Region *> SpawningBodies = Candidates;
-  for (const Region *R : SpawningBodies) {
-    if (!Spawning.contains(R)) continue;
-    OuterUses Used(SM, *R);
-    Used.TraverseStmt(const_cast<Stmt *>(R->body()));
-    for (const auto &[V, L] : Stored.Found) {
-      if (!Used.Vars.count(V)) continue;
-      auto It = llvm::find_if(Regions, [&, L = L](const Region &Other) { return Other.Lambda == L; });
-      if (It == Regions.end()) continue;
-      Closures.insert(&*It);
-      if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
-    }
-  }
   // Lambdas passed to templates that spawn become named closures.
   for (const CXXRecordDecl *Closure : unnamedTemplateArguments(Ctx, Uses).Closures) {
     // (A lambda in a class template's member has a closure type per
@@ -1203,6 +1195,23 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
     if (It == Regions.end()) continue;
     Closures.insert(&*It);
     if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
+  }
+  // So do lambdas held in locals that a moving body uses from its function
+  // (a helper lambda that a recursive spawning lambda calls, a key lambda
+  // that a comparator passed to a spawning template calls), and those that
+  // they use in turn: the body, moved out, names their types.
+  for (size_t Next = 0; Next < Candidates.size(); ++Next) {
+    const Region *R = Candidates[Next];
+    if (!Spawning.contains(R) && !Closures.contains(R)) continue;
+    OuterUses Used(SM, *R);
+    Used.TraverseStmt(const_cast<Stmt *>(R->body()));
+    for (const auto &[V, L] : Stored.Found) {
+      if (!Used.Vars.count(V)) continue;
+      auto It = llvm::find_if(Regions, [&, L = L](const Region &Other) { return Other.Lambda == L; });
+      if (It == Regions.end()) continue;
+      Closures.insert(&*It);
+      if (!llvm::is_contained(Candidates, &*It)) Candidates.push_back(&*It);
+    }
   }
   if (Candidates.empty()) return std::nullopt;
 
@@ -1217,7 +1226,7 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   for (const Region *R : Candidates) {
     if (llvm::any_of(Moved, [&](const Region *M) { return M->contains(*R); })) continue;
     if (O.outline(*R, Regions, Closures.contains(R), Spawning.contains(R))) Moved.push_back(R);
-    else if (Spawning.contains(R)) Refused[R->Begin] = O.whyNot();
+    else if (Spawning.contains(R) || Closures.contains(R)) Refused[R->Begin] = O.whyNot();
   }
   if (Moved.empty()) return std::nullopt;
   const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());

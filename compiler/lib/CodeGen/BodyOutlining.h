@@ -34,6 +34,6 @@ namespace cilkpp {
 // why: Refused receives the reason for each body that holds a keyword.
 std::optional<std::string> outlineSpawningBodies(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses,
                                                  llvm::ArrayRef<GrainPragma> Pragmas, llvm::StringRef FileName,
-                                                 SerialBodyReasons &Refused);
+                                                 UnmovedBodyReasons &Refused);
 
 }  // namespace cilkpp

@@ -113,11 +113,11 @@ const DeclContext *overloadScope(const FunctionDecl *FD) {
 }
 
 bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses,
-                         llvm::ArrayRef<GrainPragma> Pragmas, const SerialBodyReasons &SerialBodies,
+                         llvm::ArrayRef<GrainPragma> Pragmas, const UnmovedBodyReasons &UnmovedBodies,
                          EmitSettings Settings) {
   const StringRef FileName = Settings.FileName;
   SemaResult Sema;
-  findCilkProcedures(Ctx, Uses, Pragmas, Sema, SerialBodies);
+  findCilkProcedures(Ctx, Uses, Pragmas, Sema, UnmovedBodies);
 
   // Every procedure that passed the semantic checks is analysed, so one run
   // reports all the errors it can.
@@ -127,7 +127,7 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     if (findContinuationPoints(Ctx, Sema.Procedures[I], Frames[I])) {
       findCallPoints(Ctx, Sema.CilkFunctions, Frames[I]);
       if (Settings.PollPoints) findPollPoints(Ctx, Sema.Procedures[I], Frames[I]);
-      computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I]);
+      computeFrameLayout(Ctx, Sema.Procedures[I], Frames[I], UnmovedBodies);
       // Without continuation points the resume clone is never run.
       if (!Frames[I].Points.empty()) reportSplitStatics(Ctx, Sema.Procedures[I]);
     }
@@ -265,11 +265,11 @@ class TranslationConsumer : public ASTConsumer {
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     const SourceManager &SM = Ctx.getSourceManager();
     if (!Options.Serial && (reportReducers(Ctx.getDiagnostics()) | reportRuntimeNamespaceTaken(Ctx))) return;
-    SerialBodyReasons SerialBodies;
+    UnmovedBodyReasons UnmovedBodies;
     if (!Options.Serial && MayOutline) {
       // The next round reports whatever this one would.
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
-      Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath, SerialBodies);
+      Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath, UnmovedBodies);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
       if (!Result.Outlined) {
         // (One semantic pass for the two rounds that rewrite procedures' own
@@ -290,7 +290,7 @@ class TranslationConsumer : public ASTConsumer {
       elideKeywords(Main, Uses, Pragmas);
     } else {
       SignatureTables Signatures(Ctx, Options.InputPath);
-      if (!translateProcedures(Ctx, Main, Uses, Pragmas, SerialBodies,
+      if (!translateProcedures(Ctx, Main, Uses, Pragmas, UnmovedBodies,
                                {Options.InputPath, Options.CountSpawns, Options.PollPoints, &Signatures,
                                 /*Virtuals=*/nullptr, &Macros}))
         return;

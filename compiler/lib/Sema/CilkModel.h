@@ -7,6 +7,8 @@
 #include "clang/AST/Stmt.h"
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace cilkpp {
@@ -78,5 +80,11 @@ struct ParallelLoop {
   // `continue` statements of this loop (not of loops nested in it).
   std::vector<const clang::ContinueStmt *> Continues;
 };
+
+// Why a body could not move out of its function (BodyOutlining.h), by the
+// main-file offset where it begins: a clause such as "it captures '*this' by
+// copy". A lambda or cilk_for body that holds a keyword then runs its
+// spawns serially; a lambda that had to become a named class stays unnamed.
+using UnmovedBodyReasons = std::map<unsigned, std::string>;
 
 }  // namespace cilkpp

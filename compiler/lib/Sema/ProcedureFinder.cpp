@@ -115,7 +115,7 @@ class ReturnCollector : public RecursiveASTVisitor<ReturnCollector> {
 
 class Binder {
  public:
-  Binder(ASTContext &Ctx, SemaResult &Result, const SerialBodyReasons &Reasons)
+  Binder(ASTContext &Ctx, SemaResult &Result, const UnmovedBodyReasons &Reasons)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), Result(Result), Reasons(Reasons) {}
 
   void run(ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas) {
@@ -421,13 +421,13 @@ class Binder {
   const SourceManager &SM;
   DiagnosticsEngine &Diags;
   SemaResult &Result;
-  const SerialBodyReasons &Reasons;
+  const UnmovedBodyReasons &Reasons;
 };
 
 }  // namespace
 
 void findCilkProcedures(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas,
-                        SemaResult &Result, const SerialBodyReasons &Reasons) {
+                        SemaResult &Result, const UnmovedBodyReasons &Reasons) {
   Binder(Ctx, Result, Reasons).run(Uses, Pragmas);
 }
 

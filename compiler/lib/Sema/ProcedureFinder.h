@@ -41,16 +41,11 @@ struct SemaResult {
   std::vector<ParallelLoop> Loops;
 };
 
-// Why a lambda or cilk_for body that holds a keyword could not become a
-// cilk procedure of its own (BodyOutlining.h), by the main-file offset where
-// the body begins: a clause such as "it captures '*this' by copy".
-using SerialBodyReasons = std::map<unsigned, std::string>;
-
 // Result.Procedures holds the procedures that passed the checks; the others
 // have had their errors reported. The warnings about keywords in bodies that
 // run serially quote Reasons.
 void findCilkProcedures(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses,
                         llvm::ArrayRef<GrainPragma> Pragmas, SemaResult &Result,
-                        const SerialBodyReasons &Reasons = {});
+                        const UnmovedBodyReasons &Reasons = {});
 
 }  // namespace cilkpp

@@ -28,6 +28,7 @@ enum ID {
   NoteHiddenMemberType,
   NoteLocalClassInMember,
   NoteLocalTypeStays,
+  NoteLambdaStaysUnnamed,
   ReturnTypeUnsupported,
   LambdaCapturesFrameVariable,
   CfgUnavailable,
