@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <atomic>
+#include <mutex>
 #include <thread>
 
 #include <pthread.h>
@@ -21,12 +23,28 @@
 namespace cilkpp::rt {
 namespace {
 
-Runtime *the_runtime = nullptr;
+std::atomic<Runtime *> the_runtime{nullptr};
+// Held while the runtime starts, and across fork(): a child forked while
+// another thread was starting the runtime found it half made, and its own
+// first cilk call waited for ever for that start to end.
+std::mutex starting;
 
-void shutdown_at_exit() { the_runtime->shutdown(); }
-void prepare_fork_of_runtime() { the_runtime->prepare_fork(); }
-void parent_after_fork() { the_runtime->after_fork_in_parent(); }
-void child_after_fork() { the_runtime->after_fork_in_child(); }
+void shutdown_at_exit() { the_runtime.load()->shutdown(); }
+void prepare_fork_of_runtime() {
+  starting.lock();
+  if (Runtime *runtime = the_runtime.load()) runtime->prepare_fork();
+}
+void parent_after_fork() {
+  if (Runtime *runtime = the_runtime.load()) runtime->after_fork_in_parent();
+  starting.unlock();
+}
+void child_after_fork() {
+  if (Runtime *runtime = the_runtime.load()) runtime->after_fork_in_child();
+  starting.unlock();
+}
+// Before main, so that every fork() finds them, even one made while the
+// runtime starts.
+[[maybe_unused]] const int fork_handlers = pthread_atfork(prepare_fork_of_runtime, parent_after_fork, child_after_fork);
 
 }  // namespace
 
@@ -38,14 +56,14 @@ unsigned usable_cpus() noexcept {
 }
 
 Runtime &Runtime::instance() {
-  // Thread-safe one-time construction; the object is never destroyed, so
-  // root calls made during static destruction still find it.
-  static Runtime *const runtime = [] {
-    the_runtime = new Runtime(load_config_or_exit());
-    std::atexit(shutdown_at_exit);
-    pthread_atfork(prepare_fork_of_runtime, parent_after_fork, child_after_fork);
-    return the_runtime;
-  }();
+  // Made once, by the first thread that asks; never destroyed, so root calls
+  // made during static destruction still find it.
+  if (Runtime *runtime = the_runtime.load(std::memory_order_acquire)) return *runtime;
+  const std::lock_guard<std::mutex> lock(starting);
+  if (Runtime *runtime = the_runtime.load(std::memory_order_relaxed)) return *runtime;
+  auto *runtime = new Runtime(load_config_or_exit());
+  std::atexit(shutdown_at_exit);
+  the_runtime.store(runtime, std::memory_order_release);
   return *runtime;
 }
 

@@ -60,27 +60,38 @@ void Throttle::on_signal(int, siginfo_t *info, void *) noexcept {
   const int saved_errno = errno;
   const std::uint64_t cpu_at_entry = thread_cpu_clock_ns();
   auto *self = static_cast<Throttle *>(info->si_value.sival_ptr);
+  if (!self->running_.load(std::memory_order_relaxed)) {
+    errno = saved_errno;
+    return;
+  }
   const std::int64_t now = monotonic_ns();
   const double f = self->fraction_at(now);
+  const std::int64_t period = period_for(f);
+  // Where the next running part begins: times are absolute, reckoned from
+  // the scheduled ends of running parts, so oversleeping does not pile up.
+  std::int64_t resume = now;
   if (f < 1.0) {
-    // The timer fired after the period's running part: sleep 1 - f of a
-    // period. Waking at an absolute time keeps oversleeping from piling up.
-    const std::int64_t fired = now - (now - self->origin_ns_) % kPeriodNs;
-    const std::int64_t wake = fired + static_cast<std::int64_t>((1.0 - f) * kPeriodNs) + self->debt_ns_;
+    const std::int64_t wake = self->next_fire_ns_ + static_cast<std::int64_t>((1.0 - f) * period) + self->debt_ns_;
     self->debt_ns_ = 0;
+    resume = wake;
     // A truly slower core would reach its next poll point within
     // microseconds of a mug request, not at the end of a long sleep: look
     // for one every kRequestCheckNs, answer it at once, and sleep the rest
     // in the next period.
     for (std::int64_t t = now; t < wake; t = monotonic_ns()) {
       if (self->worker_ && self->worker_->requested(Worker::kMug)) {
-        self->debt_ns_ = std::min(wake - t, kPeriodNs);
+        self->debt_ns_ = std::min(wake - t, period);
+        resume = t;
         break;
       }
       const timespec until = to_timespec(std::min(wake, t + kRequestCheckNs));
       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr);
     }
   }
+  self->next_fire_ns_ = resume + static_cast<std::int64_t>(f * period);
+  itimerspec next{};
+  next.it_value = to_timespec(self->next_fire_ns_);
+  timer_settime(self->timer_, TIMER_ABSTIME, &next, nullptr);
   if (self->worker_) self->worker_->request(Worker::kTick);
   self->overhead_cpu_ns_.fetch_add(thread_cpu_clock_ns() - cpu_at_entry, std::memory_order_relaxed);
   errno = saved_errno;
@@ -118,17 +129,19 @@ void Throttle::start(Worker &w) noexcept {
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   // Each period starts with the running part, so a worker that has just
   // started answers requests at once, as a slower core would; the timer
-  // fires when the running part ends.
+  // fires when the running part ends, and the handler sets it again.
   const std::int64_t start = monotonic_ns();
-  origin_ns_ = start + static_cast<std::int64_t>(fraction_at(start) * kPeriodNs);
+  const double f = fraction_at(start);
+  next_fire_ns_ = start + static_cast<std::int64_t>(f * period_for(f));
+  running_.store(true, std::memory_order_relaxed);
   itimerspec spec{};
-  spec.it_value = to_timespec(origin_ns_);
-  spec.it_interval = to_timespec(kPeriodNs);
+  spec.it_value = to_timespec(next_fire_ns_);
   timer_settime(timer_, TIMER_ABSTIME, &spec, nullptr);
 }
 
 void Throttle::stop() noexcept {
   if (!has_timer_) return;
+  running_.store(false, std::memory_order_relaxed);
   itimerspec off{};
   timer_settime(timer_, 0, &off, nullptr);
 }

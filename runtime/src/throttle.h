@@ -1,8 +1,11 @@
 // Emulated slow workers (CILKPP_SPEEDS): duty-cycle throttling of a thread.
 //
-// Every kPeriodNs a per-thread POSIX timer sends the thread a signal whose
-// handler sleeps for the part of the period the thread may not run, so the
-// thread runs a fraction f of each period: its work, its steal attempts and
+// At the end of each running part a per-thread POSIX timer sends the thread
+// a signal whose handler sleeps for the part of the period the thread may
+// not run, so the thread runs a fraction f of each period (kPeriodNs, or
+// longer where f is so small that the running part would be shorter than
+// kMinRunNs: a few microseconds of running were less than a wake-up takes,
+// and a worker at speed 0.001 barely ran at all): its work, its steal attempts and
 // any leaf C++ code it runs all slow down by f, as on a slower core. The
 // handler also asks the worker to sample its speed (speed.h) at its next
 // spawn or poll point. A mug request cuts the sleep short (a slower core
@@ -28,7 +31,12 @@ class Worker;
 class Throttle {
  public:
   static constexpr std::int64_t kPeriodNs = 5'000'000;
+  static constexpr std::int64_t kMinRunNs = 250'000;
   static constexpr std::int64_t kRequestCheckNs = 250'000;
+  // The period of a thread running a fraction f of the time.
+  static std::int64_t period_for(double f) noexcept {
+    return f * kPeriodNs >= kMinRunNs ? kPeriodNs : static_cast<std::int64_t>(kMinRunNs / f);
+  }
 
   Throttle(const SpeedSchedule &schedule, unsigned seed) noexcept;
   ~Throttle();
@@ -59,9 +67,13 @@ class Throttle {
   bool slow_phase_ = false;
   double phase_fraction_ = 1.0;
   std::int64_t phase_end_ns_ = 0;
-  std::int64_t origin_ns_ = 0;  // the timer's first expiration
-  std::int64_t debt_ns_ = 0;
-  std::atomic<std::uint64_t> overhead_cpu_ns_{0};  // sleep cut short by a mug request, owed next period
+  std::int64_t next_fire_ns_ = 0;  // the timer's next expiration: the end of a running part
+  // Between start() and stop(): a signal still pending at stop() neither
+  // sleeps nor sets the timer again. (Only the thread itself writes and
+  // reads it, its handler included.)
+  std::atomic<bool> running_{false};
+  std::int64_t debt_ns_ = 0;  // sleep cut short by a mug request, owed next period
+  std::atomic<std::uint64_t> overhead_cpu_ns_{0};
   Worker *worker_ = nullptr;
   timer_t timer_{};
   pid_t timer_thread_ = 0;  // the thread the timer signals

@@ -202,6 +202,18 @@ TEST(ThrottleSchedule, AFixedSpeedStaysPut) {
   EXPECT_FALSE(Throttle(SpeedSchedule{}, 0).needed());
 }
 
+TEST(ThrottleSchedule, ARunningPartIsNeverShorterThanTheMinimum) {
+  // The usual period down to 0.05, then longer: at 0.001 a 5 us running part
+  // was shorter than a wake-up.
+  EXPECT_EQ(Throttle::period_for(1.0), Throttle::kPeriodNs);
+  EXPECT_EQ(Throttle::period_for(0.25), Throttle::kPeriodNs);
+  EXPECT_EQ(Throttle::period_for(0.05), Throttle::kPeriodNs);
+  for (const double f : {0.04, 0.01, 0.005, 0.001}) {
+    EXPECT_GT(Throttle::period_for(f), Throttle::kPeriodNs) << f;
+    EXPECT_NEAR(f * static_cast<double>(Throttle::period_for(f)), static_cast<double>(Throttle::kMinRunNs), 1.0) << f;
+  }
+}
+
 TEST(ThrottleSchedule, AlternatingRenewalHalvesTimeBetweenFullSpeedAndTheSlowRange) {
   SpeedSchedule alt;
   alt.mean_ms = 50;

@@ -52,22 +52,27 @@ class Statics : public RecursiveASTVisitor<Statics> {
 };
 
 // A declaration that names a parameter, a local, `this` or a type declared
-// in a function.
-bool namesLocals(const DeclStmt *DS) {
+// in a function, other than those it declares itself (a lambda's parameters
+// and closure type).
+bool namesLocals(const DeclStmt *DS, const SourceManager &SM) {
   struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
+    Finder(const DeclStmt *DS, const SourceManager &SM) : DS(DS), SM(SM) {}
+    bool outside(const Decl *D) const {
+      return !SM.isPointWithin(SM.getExpansionLoc(D->getLocation()), SM.getExpansionLoc(DS->getBeginLoc()),
+                               SM.getExpansionLoc(DS->getEndLoc()));
+    }
     bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (const auto *V = dyn_cast<VarDecl>(E->getDecl())) Found |= V->hasLocalStorage();
-      Found |= isa<BindingDecl>(E->getDecl());
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl())) Found |= V->hasLocalStorage() && outside(V);
+      Found |= isa<BindingDecl>(E->getDecl()) && outside(E->getDecl());
       return !Found;
     }
     bool VisitCXXThisExpr(CXXThisExpr *) { return !(Found = true); }
     bool VisitTagType(TagType *T) {
-      Found |= T->getDecl()->getParentFunctionOrMethod() != nullptr;
+      Found |= T->getDecl()->getParentFunctionOrMethod() != nullptr && outside(T->getDecl());
       return !Found;
     }
     bool VisitTypedefType(TypedefType *T) {
-      Found |= T->getDecl()->getParentFunctionOrMethod() != nullptr;
+      Found |= T->getDecl()->getParentFunctionOrMethod() != nullptr && outside(T->getDecl());
       return !Found;
     }
     // (A local class moved out of the function is named through a
@@ -76,7 +81,10 @@ bool namesLocals(const DeclStmt *DS) {
       Found |= T->getFoundDecl()->getDeclContext()->isFunctionOrMethod();
       return !Found;
     }
-  } F;
+    const DeclStmt *DS;
+    const SourceManager &SM;
+    bool Found = false;
+  } F(DS, SM);
   F.TraverseStmt(const_cast<DeclStmt *>(DS));
   return F.Found;
 }
@@ -86,7 +94,7 @@ bool movable(const FunctionDecl *FD, const StaticLocal &S, const SourceManager &
   const DeclStmt *DS = S.Declaration;
   return !S.InGenericLambda && !FD->isTemplated() && !FD->isTemplateInstantiation() && !isa<CXXMethodDecl>(FD) &&
          FD->getLexicalDeclContext() == FD->getDeclContext() && DS->isSingleDecl() && !DS->getBeginLoc().isMacroID() &&
-         !DS->getEndLoc().isMacroID() && SM.isWrittenInMainFile(DS->getBeginLoc()) && !namesLocals(DS) &&
+         !DS->getEndLoc().isMacroID() && SM.isWrittenInMainFile(DS->getBeginLoc()) && !namesLocals(DS, SM) &&
          !V->getType()->getContainedDeducedType();
 }
 
