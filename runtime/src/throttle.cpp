@@ -66,12 +66,15 @@ void Throttle::on_signal(int, siginfo_t *info, void *) noexcept {
   }
   const std::int64_t now = monotonic_ns();
   const double f = self->fraction_at(now);
-  const std::int64_t period = period_for(f);
+  const std::int64_t period = self->period_of(f);
   // Where the next running part begins: times are absolute, reckoned from
   // the scheduled ends of running parts, so oversleeping does not pile up.
   std::int64_t resume = now;
   if (f < 1.0) {
-    const std::int64_t wake = self->next_fire_ns_ + static_cast<std::int64_t>((1.0 - f) * period) + self->debt_ns_;
+    std::int64_t wake = self->next_fire_ns_ + static_cast<std::int64_t>((1.0 - f) * period) + self->debt_ns_;
+    // (A slow phase of an alternating schedule ends the sleep with it: a
+    // long period overshot the phase many times over.)
+    if (self->schedule_.alternating() && self->phase_end_ns_ > now) wake = std::min(wake, self->phase_end_ns_);
     self->debt_ns_ = 0;
     resume = wake;
     // A truly slower core would reach its next poll point within
@@ -132,7 +135,7 @@ void Throttle::start(Worker &w) noexcept {
   // fires when the running part ends, and the handler sets it again.
   const std::int64_t start = monotonic_ns();
   const double f = fraction_at(start);
-  next_fire_ns_ = start + static_cast<std::int64_t>(f * period_for(f));
+  next_fire_ns_ = start + static_cast<std::int64_t>(f * period_of(f));
   running_.store(true, std::memory_order_relaxed);
   itimerspec spec{};
   spec.it_value = to_timespec(next_fire_ns_);

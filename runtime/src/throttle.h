@@ -37,6 +37,10 @@ class Throttle {
   static std::int64_t period_for(double f) noexcept {
     return f * kPeriodNs >= kMinRunNs ? kPeriodNs : static_cast<std::int64_t>(kMinRunNs / f);
   }
+  // This thread's: an alternating schedule keeps kPeriodNs, since its slow
+  // phases (of a few milliseconds) are shorter than the longer periods;
+  // its full-speed phases keep it running.
+  std::int64_t period_of(double f) const noexcept { return schedule_.alternating() ? kPeriodNs : period_for(f); }
 
   Throttle(const SpeedSchedule &schedule, unsigned seed) noexcept;
   ~Throttle();

@@ -66,7 +66,7 @@ class VariableNames : public RecursiveASTVisitor<VariableNames> {
  public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const auto *V = dyn_cast<VarDecl>(E->getDecl());
-    Found = Found || (V && (V->hasLocalStorage() || isa<ParmVarDecl>(V)));
+    Found = Found || (V && (V->hasLocalStorage() || V->isStaticLocal() || isa<ParmVarDecl>(V)));
     return !Found;
   }
   bool Found = false;

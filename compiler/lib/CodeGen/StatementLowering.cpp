@@ -187,7 +187,7 @@ class Lowering {
     // RangeHelpers then choose begin and end there.
     const auto *BeginDecl = S->getBeginStmt() ? dyn_cast<VarDecl>(S->getBeginStmt()->getSingleDecl()) : nullptr;
     const bool Dependent = !BeginDecl || !BeginDecl->getInit();
-    if (!Range || !fileLocations(S->getSourceRange())) return false;
+    if (!Range || !rewritable(S)) return false;
     const SourceLocation For = SM.getExpansionLoc(S->getForLoc());
     const std::string Suffix = fmt::format("{}_{}", SM.getPresumedLineNumber(For), SM.getSpellingColumnNumber(For));
     const std::string RangeName = fmt::format("__cilkpp_range_{}", Suffix),
@@ -279,7 +279,7 @@ class Lowering {
   // if/switch (init; T x = e) ... -> { init; T x = e; if/switch (x) ... }
   bool lowerConditional(const Stmt *S, SourceLocation Keyword, SourceLocation LParen, SourceLocation RParen,
                         const Expr *Cond, const VarDecl *CondVar, StringRef Name) {
-    if (!fileLocations(S->getSourceRange()) || LParen.isInvalid()) return false;
+    if (!rewritable(S) || LParen.isInvalid()) return false;
     const SourceLocation CondBegin = CondVar ? CondVar->getBeginLoc() : Cond->getBeginLoc();
     std::string Prefix = StringRef(text(LParen.getLocWithOffset(1), CondBegin)).trim().str();
     std::string Test = text(Cond->getSourceRange());
@@ -295,7 +295,7 @@ class Lowering {
   // while (T x = e) BODY -> while (true) { T x = e; if (!(x)) break; BODY }
   bool lowerWhile(const WhileStmt *S) {
     const VarDecl *CondVar = S->getConditionVariable();
-    if (!fileLocations(S->getSourceRange()) || S->getLParenLoc().isInvalid()) return false;
+    if (!rewritable(S) || S->getLParenLoc().isInvalid()) return false;
     replaceHeader(S->getWhileLoc(), S->getRParenLoc(),
                   fmt::format("while (true) {{ {}; if (!({})) break;", text(CondVar->getSourceRange()),
                               CondVar->getName()));
@@ -308,7 +308,7 @@ class Lowering {
   // binding of an array's elements).
   bool lowerBindings(const DeclStmt *S) {
     const auto *D = cast<DecompositionDecl>(S->getSingleDecl());
-    if (!fileLocations(S->getSourceRange()) || D->bindings().empty() || !D->getInit()) return false;
+    if (!rewritable(S) || D->bindings().empty() || !D->getInit()) return false;
     const SourceLocation Semi = SM.getExpansionLoc(S->getEndLoc());
     std::optional<Token> RBracket =
         Lexer::findNextToken(SM.getExpansionLoc(D->bindings().back()->getLocation()), SM, Ctx.getLangOpts());
@@ -424,7 +424,7 @@ class Lowering {
   // for (T i = a; U x = c; inc) BODY
   //   -> { T i = a; for (; ; inc) { U x = c; if (!(x)) break; BODY } }
   bool lowerFor(const ForStmt *S) {
-    if (!fileLocations(S->getSourceRange()) || S->getLParenLoc().isInvalid()) return false;
+    if (!rewritable(S) || S->getLParenLoc().isInvalid()) return false;
     std::string Init;
     if (const Stmt *I = S->getInit()) {
       Init = text(I->getSourceRange());
@@ -453,9 +453,13 @@ class Lowering {
   }
 
   // A statement written in the file: it may end in a macro's expansion (a
-  // body `sync;`, `LOG(x);`), whose text ends where the expansion does.
-  bool fileLocations(SourceRange R) const {
-    return R.getBegin().isFileID() && SM.isWrittenInSameFile(R.getBegin(), SM.getExpansionLoc(R.getEnd()));
+  // body `sync;`, `LOG(x);`), whose text ends where the expansion does, but
+  // not before a `;` that a macro writes (`PUT(x) END`): the text added
+  // after it would go before that `;`.
+  bool rewritable(const Stmt *S) const {
+    const SourceRange R = S->getSourceRange();
+    return R.getBegin().isFileID() && SM.isWrittenInSameFile(R.getBegin(), SM.getExpansionLoc(R.getEnd())) &&
+           endsAtItsSemicolon(Ctx, S);
   }
 
   std::string text(SourceRange R) const { return Lexer::getSourceText(fileRange(SM, R), SM, Ctx.getLangOpts()).str(); }

@@ -53,10 +53,12 @@ class Statics : public RecursiveASTVisitor<Statics> {
 
 // A declaration that names a parameter, a local, `this` or a type declared
 // in a function, other than those it declares itself (a lambda's parameters
-// and closure type).
-bool namesLocals(const DeclStmt *DS, const SourceManager &SM) {
+// and closure type), or the procedure FD, which is declared after the
+// function it moves into; or that declares a static of its own (in a
+// lambda), whose move would overlap it.
+bool namesLocals(const DeclStmt *DS, const FunctionDecl *FD, const SourceManager &SM) {
   struct Finder : RecursiveASTVisitor<Finder> {
-    Finder(const DeclStmt *DS, const SourceManager &SM) : DS(DS), SM(SM) {}
+    Finder(const DeclStmt *DS, const FunctionDecl *FD, const SourceManager &SM) : DS(DS), FD(FD), SM(SM) {}
     bool outside(const Decl *D) const {
       return !SM.isPointWithin(SM.getExpansionLoc(D->getLocation()), SM.getExpansionLoc(DS->getBeginLoc()),
                                SM.getExpansionLoc(DS->getEndLoc()));
@@ -64,6 +66,14 @@ bool namesLocals(const DeclStmt *DS, const SourceManager &SM) {
     bool VisitDeclRefExpr(DeclRefExpr *E) {
       if (const auto *V = dyn_cast<VarDecl>(E->getDecl())) Found |= V->hasLocalStorage() && outside(V);
       Found |= isa<BindingDecl>(E->getDecl()) && outside(E->getDecl());
+      if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
+        Found |= F->getCanonicalDecl() == FD->getCanonicalDecl() &&
+                 !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(F->getFirstDecl()->getLocation()),
+                                               SM.getExpansionLoc(FD->getSourceRange().getBegin()));
+      return !Found;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      Found |= V->isStaticLocal() && !llvm::is_contained(DS->decls(), V);
       return !Found;
     }
     bool VisitCXXThisExpr(CXXThisExpr *) { return !(Found = true); }
@@ -82,9 +92,10 @@ bool namesLocals(const DeclStmt *DS, const SourceManager &SM) {
       return !Found;
     }
     const DeclStmt *DS;
+    const FunctionDecl *FD;
     const SourceManager &SM;
     bool Found = false;
-  } F(DS, SM);
+  } F(DS, FD, SM);
   F.TraverseStmt(const_cast<DeclStmt *>(DS));
   return F.Found;
 }
@@ -94,7 +105,7 @@ bool movable(const FunctionDecl *FD, const StaticLocal &S, const SourceManager &
   const DeclStmt *DS = S.Declaration;
   return !S.InGenericLambda && !FD->isTemplated() && !FD->isTemplateInstantiation() && !isa<CXXMethodDecl>(FD) &&
          FD->getLexicalDeclContext() == FD->getDeclContext() && DS->isSingleDecl() && !DS->getBeginLoc().isMacroID() &&
-         !DS->getEndLoc().isMacroID() && SM.isWrittenInMainFile(DS->getBeginLoc()) && !namesLocals(DS, SM) &&
+         !DS->getEndLoc().isMacroID() && SM.isWrittenInMainFile(DS->getBeginLoc()) && !namesLocals(DS, FD, SM) &&
          !V->getType()->getContainedDeducedType();
 }
 
@@ -142,7 +153,7 @@ void reportSplitStatics(ASTContext &Ctx, const CilkProcedure &Proc) {
       diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(S.Var->getLocation()),
                    diag::ConstructUnsupported)
           << "a static local variable that cannot move out of the procedure (in a template, a member or a "
-             "generic lambda, declared by a macro, or naming a local)";
+             "generic lambda, declared by a macro, naming a local or the procedure, or holding a static)";
 }
 
 }  // namespace cilkpp
