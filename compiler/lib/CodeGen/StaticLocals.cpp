@@ -51,8 +51,8 @@ class Statics : public RecursiveASTVisitor<Statics> {
   unsigned Generic = 0;
 };
 
-// A declaration that names a parameter, a local, `this` or a type declared
-// in a function, other than those it declares itself (a lambda's parameters
+// A declaration that names a parameter, a local (a static one too), `this`
+// or a type declared in a function, other than those it declares itself (a lambda's parameters
 // and closure type), or the procedure FD, which is declared after the
 // function it moves into; or that declares a static of its own (in a
 // lambda), whose move would overlap it.
@@ -64,7 +64,9 @@ bool namesLocals(const DeclStmt *DS, const FunctionDecl *FD, const SourceManager
                                SM.getExpansionLoc(DS->getEndLoc()));
     }
     bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (const auto *V = dyn_cast<VarDecl>(E->getDecl())) Found |= V->hasLocalStorage() && outside(V);
+      // (Another static of the function moves too, out of sight of this one.)
+      if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+        Found |= (V->hasLocalStorage() || V->isStaticLocal()) && outside(V);
       Found |= isa<BindingDecl>(E->getDecl()) && outside(E->getDecl());
       if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
         Found |= F->getCanonicalDecl() == FD->getCanonicalDecl() &&
