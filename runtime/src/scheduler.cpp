@@ -19,8 +19,6 @@
 
 namespace cilkpp::rt {
 
-thread_local Worker *Worker::tls_current_ = nullptr;
-
 namespace {
 
 // splitmix64: spreads consecutive worker indices into unrelated, non-zero

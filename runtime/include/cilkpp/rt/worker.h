@@ -144,7 +144,11 @@ class alignas(64) Worker {
   const unsigned index_;
   std::uint64_t rng_state_;
 
-  static thread_local Worker *tls_current_;
+  // Defined here with its constant initializer, so that code including this
+  // header reads it directly: declared only, g++ reached it through a TLS
+  // wrapper function, which its UndefinedBehaviorSanitizer reported as a
+  // load through a null pointer.
+  static inline thread_local Worker *tls_current_ = nullptr;
 
   // Its own line: thieves write it, the owner only reads it on its fast path.
   alignas(64) std::atomic<std::uint8_t> attention_{0};
