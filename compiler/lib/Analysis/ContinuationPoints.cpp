@@ -242,7 +242,8 @@ bool findContinuationPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDes
   ParentMap PM(Body);
   // A try block without points of its own, which children may outstand: its
   // settle point (optional: FrameLayout may drop it, and an exception there
-  // then waits for the children on the worker's stack, runtime.md).
+  // then waits for the children on the worker's stack; translation.md, "try
+  // blocks").
   for (unsigned T = 0; T < Frame.Tries.size(); ++T) {
     const CompoundStmt *Block = Frame.Tries[T]->getTryBlock();
     const auto Inside = [&](const ContinuationPoint &P) {

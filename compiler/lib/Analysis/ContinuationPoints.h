@@ -1,6 +1,8 @@
 // Continuation points: every spawn, and every sync (explicit, or implicit at
 // a return or at the closing brace) at which a spawned child may still be
-// outstanding. A forward dataflow over Clang's CFG decides the latter.
+// outstanding, and the settle point of every try block without points of
+// its own in which one may be. A forward dataflow over Clang's CFG decides
+// where children may be outstanding.
 #pragma once
 
 #include "Analysis/FrameDescription.h"
@@ -9,7 +11,7 @@
 
 namespace cilkpp {
 
-// Fills Points, SpawnEntry, SyncEntry, ReturnEntry, EndEntry, FallsOffEnd.
+// Fills Points, Tries, SpawnEntry, SyncEntry, ReturnEntry, EndEntry, FallsOffEnd.
 bool findContinuationPoints(clang::ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription &Frame);
 
 // Numbers Frame.Points (their Frame::entry values) in source order and fills
