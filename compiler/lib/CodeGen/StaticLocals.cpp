@@ -52,10 +52,10 @@ class Statics : public RecursiveASTVisitor<Statics> {
 };
 
 // A declaration that names a parameter, a local (a static one too), `this`
-// or a type declared in a function, other than those it declares itself (a lambda's parameters
-// and closure type), or the procedure FD, which is declared after the
-// function it moves into; or that declares a static of its own (in a
-// lambda), whose move would overlap it.
+// or a type declared in a function, other than those it declares itself (a
+// lambda's parameters and closure type), or the procedure FD, which is
+// declared after the function it moves into; or that declares a static of
+// its own (in a lambda), whose move would overlap it.
 bool namesLocals(const DeclStmt *DS, const FunctionDecl *FD, const SourceManager &SM) {
   struct Finder : RecursiveASTVisitor<Finder> {
     Finder(const DeclStmt *DS, const FunctionDecl *FD, const SourceManager &SM) : DS(DS), FD(FD), SM(SM) {}
