@@ -5,6 +5,7 @@
 #include "Analysis/PollPoints.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
+#include "Support/KnownConstants.h"
 #include "Support/Movable.h"
 #include "Support/Nameable.h"
 
@@ -730,6 +731,34 @@ void markSavedOnce(ASTContext &Ctx, ParentMap &PM, const FunctionDecl *FD, Frame
   }
 }
 
+// Fields that are constants whose every use reads the value where C++ needs
+// no object (`n * 2`, `std::array<long, n>`; not `&n`, `std::max(n, k)` or
+// an explicit capture): the clones write the value at each use
+// (CloneEmitter), so no continuation point needs the variable saved.
+llvm::DenseSet<const VarDecl *> valueOnlyConstants(ASTContext &Ctx, const Stmt *Body,
+                                                   const std::vector<FrameField> &Fields) {
+  struct Objects : RecursiveASTVisitor<Objects> {
+    llvm::DenseSet<const VarDecl *> Needed;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (E->isNonOdrUse() == NOUR_None)
+        if (const auto *V = dyn_cast<VarDecl>(E->getDecl())) Needed.insert(V);
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr *L) {
+      for (const LambdaCapture &C : L->explicit_captures())
+        if (C.capturesVariable())
+          if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar())) Needed.insert(V);
+      return true;
+    }
+  } Uses;
+  Uses.TraverseStmt(const_cast<Stmt *>(Body));
+  llvm::DenseSet<const VarDecl *> Constants;
+  for (const FrameField &F : Fields)
+    if (!F.ResidentOnFastPath && !F.IsReference && !Uses.Needed.contains(F.Var) && knownScalarValue(Ctx, *F.Var))
+      Constants.insert(F.Var);
+  return Constants;
+}
+
 }  // namespace
 
 bool convertsResult(ASTContext &Ctx, const SpawnSite &S) {
@@ -842,6 +871,9 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
       if (!F.ResidentOnFastPath && llvm::is_contained(InScope->second, F.Var) && LiveHere(F.Var))
         P.FastPathSaves.push_back(F.Var);
   }
+  const llvm::DenseSet<const VarDecl *> Constants = valueOnlyConstants(Ctx, FD->getBody(), Frame.Fields);
+  for (ContinuationPoint &P : Frame.Points)
+    llvm::erase_if(P.FastPathSaves, [&](const VarDecl *V) { return Constants.contains(V); });
   markSavedOnce(Ctx, PM, FD, Frame);
   return true;
 }

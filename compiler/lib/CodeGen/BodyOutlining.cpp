@@ -2,6 +2,7 @@
 
 #include "Analysis/TemplateArguments.h"
 
+#include "CodeGen/ConstantValues.h"
 #include "CodeGen/Naming.h"
 #include "CodeGen/OutlinedTemplates.h"
 #include "CodeGen/PredefinedNames.h"
@@ -10,6 +11,7 @@
 #include "Sema/ParallelLoops.h"
 #include "Support/Instantiations.h"
 #include "Support/Nameable.h"
+#include "Support/References.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -325,6 +327,7 @@ class Outliner {
   // procedure).
   bool outline(const Region &R, const std::vector<Region> &Regions, bool AsClosure, bool Spawns) {
     AliasesToMark.clear();
+    ConstantsToMark.clear();
     DeducedTypes.clear();
     ClosureTypeArguments.clear();
     const FunctionDecl *Host = hostFunction(R, Regions);
@@ -535,7 +538,7 @@ class Outliner {
                   std::string(SM.getSpellingColumnNumber(HostBegin) - 1, ' ');
     Main.InsertTextAfter(HostBegin, Definition);  // after earlier bodies of the same host
     Main.ReplaceText(Replaced, Call);
-    markMovedAliases();
+    markMovedDeclarations();
     return true;
   }
 
@@ -671,16 +674,43 @@ class Outliner {
     if (!Marked.contains(&Alias)) AliasesToMark.push_back(&Alias);
     return true;
   }
-  // Local aliases the moved body declares again, whose declarations in the
-  // function are marked once it has moved.
+  // A local constant the body uses, with a value known here (a constexpr
+  // bound, `const int n = 8;`), is declared again at the top of the moved
+  // body with that value: passed in, it would be no constant (`std::array<
+  // long, n>`), and a lambda that names it without capturing it has nothing
+  // to pass. False: it is not such a constant.
+  bool redeclareConstant(const ValueDecl *D) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || V->getType()->isReferenceType()) return false;
+    std::optional<std::string> Declaration = constantRedeclaration(Ctx, *V);
+    if (!Declaration) return false;
+    Usings += *Declaration + " ";
+    if (!V->hasAttr<UnusedAttr>() && !Marked.contains(V)) ConstantsToMark.push_back(V);
+    return true;
+  }
+
+  // Local aliases and constants the moved body declares again, whose
+  // declarations in the function are marked [[maybe_unused]] once it has
+  // moved: the function may no longer use them.
   std::vector<const TypedefNameDecl *> AliasesToMark;
-  llvm::DenseSet<const TypedefNameDecl *> Marked;
-  void markMovedAliases() {
+  std::vector<const VarDecl *> ConstantsToMark;
+  llvm::DenseSet<const Decl *> Marked;
+  void markMovedDeclarations() {
     for (const TypedefNameDecl *Alias : AliasesToMark) {
       if (!Marked.insert(Alias).second) continue;
       const auto *Declaration = Ctx.getParents(*Alias)[0].get<DeclStmt>();
       const auto [At, Text] = unusedAliasMark(Ctx, *Alias, *Declaration);
       Main.InsertTextBefore(At, Text);
+    }
+    for (const VarDecl *Constant : ConstantsToMark) {
+      if (!Marked.insert(Constant).second) continue;
+      auto Parents = Ctx.getParents(*Constant);
+      const auto *Declaration = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+      // (`constexpr int a = 1, b = 2;`: one mark covers both.)
+      if (!Declaration || Declaration->getBeginLoc().isMacroID() ||
+          llvm::any_of(Declaration->decls(), [&](const Decl *Other) { return Other != Constant && Marked.contains(Other); }))
+        continue;
+      Main.InsertTextBefore(Declaration->getBeginLoc(), "[[maybe_unused]] ");
     }
   }
 
@@ -768,6 +798,7 @@ class Outliner {
     // whose use is type-dependent to each instantiation.
     for (const auto &[D, Type] : Uses.Vars) {
       if (Captured.contains(D) || llvm::is_contained(Op->parameters(), D)) continue;
+      if (redeclareConstant(D)) continue;
       if (L.getCaptureDefault() == LCD_None || !L.getCallOperator()->isDependentContext())
         return refuse(fmt::format("it uses '{}' of its function without capturing it", D->getName()));
       if (!AddCapture(D, L.getCaptureDefault() == LCD_ByCopy)) return false;
@@ -883,7 +914,7 @@ class Outliner {
   // handler's exception variable among them), except Skip.
   bool referenceParameters(const OuterUses &Uses, std::vector<Parameter> &Params, const ValueDecl *Skip = nullptr) {
     for (const auto &[D, Type] : Uses.Vars) {
-      if (D == Skip) continue;
+      if (D == Skip || redeclareConstant(D)) continue;
       const bool Deduced = deducedPerInstantiation(Type);
       if (Deduced && declaredDecltypeAuto(D))
         return refuse(fmt::format("it uses '{}', declared 'decltype(auto)' in a template", D->getName()));

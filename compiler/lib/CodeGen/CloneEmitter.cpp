@@ -3,6 +3,7 @@
 #include "Analysis/ArgumentTemporaries.h"
 #include "Analysis/FrameLayout.h"
 
+#include "CodeGen/ConstantValues.h"
 #include "CodeGen/DebuggerNames.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/PackExpansions.h"
@@ -481,15 +482,7 @@ class CloneBuilder {
         // (Not `[n]`, which names the variable.)
         if (!InLambda && (DR->isNonOdrUse() != NOUR_Constant || ExplicitCaptures.contains(DR->getLocation())))
           return std::nullopt;
-        const QualType T = V->getType().getNonReferenceType();
-        if (!T->isIntegralOrEnumerationType() || !V->isUsableInConstantExpressions(B.Ctx)) return std::nullopt;
-        const APValue *Value = V->evaluateValue();
-        if (!Value || !Value->isInt()) return std::nullopt;
-        const llvm::APSInt &Int = Value->getInt();
-        llvm::SmallString<24> Digits;
-        Int.toString(Digits);
-        return fmt::format("static_cast<{}>({}{})", typeQualified(B.Ctx, T.getUnqualifiedType()), Digits.str(),
-                           Int.isSigned() ? "ll" : "ull");
+        return constantValue(B.Ctx, *V);
       }
       unsigned LambdaDepth = 0;
       llvm::SmallVector<const LambdaExpr *, 2> Lambdas;

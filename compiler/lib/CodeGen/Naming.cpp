@@ -3,6 +3,7 @@
 #include "Analysis/FrameDescription.h"
 #include "Support/Instantiations.h"
 #include "Support/Nameable.h"
+#include "Support/References.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -475,7 +476,10 @@ static QualType fullyQualified(ASTContext &Ctx, QualType T) {
     return T->isDependentType() ? Canonical : qualifiedCanonical(Ctx, Canonical);
   };
   if (!T->isDependentType() && hasLocalSugar(T)) return canonical();
-  if (T->getContainedDeducedType() || (!T->isDependentType() && namesExpression(T))) return canonical();
+  // (Also a type written with a local constant, `std::array<long, n>`: in
+  // a frame or a clone `n` is no constant.)
+  if (T->getContainedDeducedType() || (!T->isDependentType() && (namesExpression(T) || namesVariable(T))))
+    return canonical();
   if (!T->isDependentType() && hasArgumentsLeftUnqualified(T)) return canonical();
   // getFullyQualifiedType would qualify a class template's parameter with
   // the class (`Summer<Vec>::Box<long>`); generated code names such types

@@ -3,6 +3,7 @@
 #include "CodeGen/Naming.h"
 #include "Support/Instantiations.h"
 #include "Support/Nameable.h"
+#include "Support/References.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/AST/DeclTemplate.h"
@@ -62,15 +63,6 @@ class LambdasAt : public RecursiveASTVisitor<LambdasAt> {
   SourceLocation Loc;
 };
 
-class VariableNames : public RecursiveASTVisitor<VariableNames> {
- public:
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    const auto *V = dyn_cast<VarDecl>(E->getDecl());
-    Found = Found || (V && (V->hasLocalStorage() || V->isStaticLocal() || isa<ParmVarDecl>(V)));
-    return !Found;
-  }
-  bool Found = false;
-};
 
 // The lambda's own template parameter that a type in its parameter P's
 // declaration names (`auto` invents one), or null for one of an enclosing
@@ -202,10 +194,13 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
       }
       std::string Kind = "class";
       if (const TypeConstraint *Constraint = Invented->getTypeConstraint()) {
-        VariableNames Names;
-        if (const ASTTemplateArgumentListInfo *Args = Constraint->getTemplateArgsAsWritten())
-          for (const TemplateArgumentLoc &Arg : Args->arguments()) Names.TraverseTemplateArgumentLoc(Arg);
-        if (Names.Found) {
+        const ASTTemplateArgumentListInfo *Args = Constraint->getTemplateArgsAsWritten();
+        if (Args && llvm::any_of(Args->arguments(), [](const TemplateArgumentLoc &Arg) {
+              return Arg.getArgument().getKind() == TemplateArgument::Type ? namesVariable(Arg.getArgument().getAsType())
+                     : Arg.getArgument().getKind() == TemplateArgument::Expression
+                         ? namesVariable(Arg.getArgument().getAsExpr())
+                         : false;
+            })) {
           WhyNot = "the constraint of one of its 'auto' parameters names a variable";
           return std::nullopt;
         }
@@ -277,11 +272,6 @@ std::optional<std::string> genericParameterDeclaration(ASTContext &Ctx, const Pa
   return Text;
 }
 
-bool namesVariable(QualType T) {
-  VariableNames Names;
-  Names.TraverseType(T);
-  return Names.Found;
-}
 
 std::string forwardDependent(llvm::StringRef Name) { return fmt::format("static_cast<decltype({0}) &&>({0})", Name); }
 

@@ -53,10 +53,6 @@ std::optional<OutlinedTemplate> outlinedTemplate(clang::ASTContext &Ctx, const c
 // declaration is not plain text of the file.
 std::optional<std::string> genericParameterDeclaration(clang::ASTContext &Ctx, const clang::ParmVarDecl *P);
 
-// Whether T names a variable of a function (`decltype(k)` of a parameter or
-// local), which a declaration outside it cannot.
-bool namesVariable(clang::QualType T);
-
 // A parameter whose type depends on a template parameter passes on with
 // its value category: `static_cast<decltype(k) &&>(k)`.
 std::string forwardDependent(llvm::StringRef Name);
