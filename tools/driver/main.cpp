@@ -304,6 +304,16 @@ int Driver::compileAndLink(const std::vector<Arg> &Args) {
   if (!Host) return 1;
 
   std::vector<std::string> Cmd = hostBaseCommand(O, RT, *Host);
+  // A shared library compiled here, from sources no one compiled for it:
+  // position-independent, unless the command says otherwise (the runtime's
+  // headers name symbols that non-PIC code cannot reach from a library).
+  if (llvm::any_of(Args, [](const Arg &A) { return A.K == Arg::HostFlag && A.Text == "-shared"; }) &&
+      llvm::none_of(Args, [](const Arg &A) {
+        return A.K == Arg::HostFlag && llvm::is_contained({"-fPIC", "-fpic", "-fno-PIC", "-fno-pic", "-fPIE", "-fpie",
+                                                            "-fno-PIE", "-fno-pie"},
+                                                           A.Text);
+      }))
+    Cmd.push_back("-fPIC");
   // Inputs and host flags keep their relative order, which the linker needs
   // (`x.o -lm`); translated inputs are replaced by their C++.
   const std::string Output = O.Output.empty() ? "a.out" : O.Output;

@@ -111,11 +111,10 @@ std::string keywordPredefines(bool Serial) {
 
 std::string openCilkPredefine() { return "#define __cilk 200\n"; }
 
-std::string headerKeywordDefines(const std::vector<KeywordUse> &HeaderUses) {
+std::string hostKeywordDefines() {
   std::string Text;
   for (const KeywordSpelling &K : Keywords)
-    if (llvm::any_of(HeaderUses, [&](const KeywordUse &U) { return U.Spelling == K.Spelling; }))
-      Text += std::string("#define ") + K.Spelling + (*K.Expansion ? " " : "") + K.Expansion + "\n";
+    if (K.InHeaders) Text += std::string("#define ") + K.Spelling + (*K.Expansion ? " " : "") + K.Expansion + "\n";
   return Text;
 }
 

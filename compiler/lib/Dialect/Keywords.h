@@ -42,9 +42,10 @@ std::string keywordPredefines(bool Serial);
 // That `#define __cilk ...` line, for the host compiler too.
 std::string openCilkPredefine();
 
-// The same for the spellings that headers used (KeywordRecorder), for the
-// host compiler that reads the headers again.
-std::string headerKeywordDefines(const std::vector<KeywordUse> &HeaderUses);
+// The same for OpenCilk's spellings (`cilk_spawn`, `_Cilk_for`, ...), for
+// the host compiler, which reads the file's `#ifdef cilk_spawn` and the
+// headers again: they must see what the translation saw (KeywordRecorder).
+std::string hostKeywordDefines();
 
 // Records keyword uses in the main file and keeps the keyword macros disabled
 // outside it, but for OpenCilk's spellings of spawn, sync, for and scope

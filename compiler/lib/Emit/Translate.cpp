@@ -306,8 +306,7 @@ class TranslationConsumer : public ASTConsumer {
     }
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     if (!Options.Serial) reportHeaderKeywords(Ctx.getDiagnostics(), SM);
-    // The host compiler reads the headers again.
-    Header += headerKeywordDefines(HeaderUses);
+    Header += hostKeywordDefines();
     pinQuoteIncludes(Main, Includes);
     const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
     std::string Body = Edited ? std::string(Edited->begin(), Edited->end()) : SM.getBufferData(SM.getMainFileID()).str();

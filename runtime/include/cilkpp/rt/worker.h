@@ -147,8 +147,14 @@ class alignas(64) Worker {
   // Defined here with its constant initializer, so that code including this
   // header reads it directly: declared only, g++ reached it through a TLS
   // wrapper function, which its UndefinedBehaviorSanitizer reported as a
-  // load through a null pointer.
-  static inline thread_local Worker *tls_current_ = nullptr;
+  // load through a null pointer. Visible by default, so that a shared
+  // library built with -fvisibility=hidden shares the process's copy: its
+  // own, never set, made every nested root call in it look like one from a
+  // thread outside the runtime (run serially). Initial-exec: a library
+  // built without -fPIC still links (no local-exec relocation), and one
+  // built with it reads the variable without calling __tls_get_addr.
+  [[gnu::visibility("default"), gnu::tls_model("initial-exec")]] static inline thread_local Worker *tls_current_ =
+      nullptr;
 
   // Its own line: thieves write it, the owner only reads it on its fast path.
   alignas(64) std::atomic<std::uint8_t> attention_{0};
