@@ -761,6 +761,18 @@ class CloneBuilder {
     }
     QualType T = V->getType().getUnqualifiedType();
     std::string Value = IsCopyInit ? Init : fmt::format("::cilkpp::rt::id<{}>{}", typeQualified(Ctx, T), Init);
+    // An array copy-initialised from a string literal or a braced list that
+    // may be shorter (`char buf[64] = "hi";`, `char t[2][8] = {"a", "b"};`):
+    // the rest zero, as the declaration makes it.
+    if (IsCopyInit && T->isConstantArrayType() && V->getInit()) {
+      const Expr *E = V->getInit()->IgnoreParens();
+      // (`char b[64] = {"hi"};` too.)
+      if (const auto *List = dyn_cast<InitListExpr>(E); List && List->isStringLiteralInit())
+        return fmt::format("::cilkpp::rt::init_string_field({}, {})", fieldOf(V),
+                           render(CharSourceRange::getTokenRange(List->getInit(0)->getSourceRange())));
+      if (isa<StringLiteral>(E)) return fmt::format("::cilkpp::rt::init_string_field({}, {})", fieldOf(V), Init);
+      if (isa<InitListExpr>(E)) Value = fmt::format("::cilkpp::rt::id<{}>{}", typeQualified(Ctx, T), Init);
+    }
     if (T->isScalarType()) return fmt::format("{} = {}", fieldOf(V), IsCopyInit ? "(" + Value + ")" : Value);
     return fmt::format("::cilkpp::rt::init_field({}, {})", fieldOf(V), Value);
   }

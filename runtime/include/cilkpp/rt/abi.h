@@ -79,6 +79,16 @@ template <class T>
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+// A character array initialised from a string literal that may be shorter
+// (`char buf[64] = "hi";`): the literal's characters, then zeros, as the
+// declaration does. (A temporary array of the field's type made from the
+// literal is no help: g++ keeps only the literal's bytes of it.)
+template <class C, std::size_t N, class L, std::size_t M>
+inline void init_string_field(C (&field)[N], const L (&literal)[M]) noexcept {
+  static_assert(M <= N, "the string literal is longer than the array");
+  for (std::size_t i = 0; i < N; ++i) field[i] = i < M ? static_cast<C>(literal[i]) : C();
+}
+
 // A local saved into its frame at a spawn, which the program may not have
 // set yet: Clang's -Wuninitialized-const-reference would blame the spawn
 // (the program's own read of the unset local still warns).
