@@ -99,6 +99,21 @@ const Region *innermost(const std::vector<Region> &Regions, unsigned Offset, boo
   return Best;
 }
 
+// A cilk_for's body as written, from the first token after the loop's ')'
+// to its ';': an unbraced one may start with a keyword that the AST does not
+// show (`cilk_for (...) cilk_spawn work(i);` begins at `work`), or end in a
+// statement's ';' (`if (c) f(i); else g(i);`).
+CharSourceRange loopBodyRange(ASTContext &Ctx, const ParallelLoop &L) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = statementRange(Ctx, L.Loop->getBody());
+  if (isa<CompoundStmt>(L.Loop->getBody()) || L.Loop->getRParenLoc().isMacroID()) return Range;
+  Range.setEnd(statementEnd(Ctx, L.Loop->getBody()));
+  if (std::optional<Token> First = Lexer::findNextToken(L.Loop->getRParenLoc(), SM, Ctx.getLangOpts());
+      First && SM.isBeforeInTranslationUnit(First->getLocation(), Range.getBegin()))
+    Range.setBegin(First->getLocation());
+  return Range;
+}
+
 // What a body uses from the function around it.
 class OuterUses : public RecursiveASTVisitor<OuterUses> {
  public:
@@ -1029,7 +1044,7 @@ class Outliner {
   }
 
   CharSourceRange bodyRange(const Region &R) const {
-    if (R.Loop) return statementRange(Ctx, R.Loop->Loop->getBody());
+    if (R.Loop) return loopBodyRange(Ctx, *R.Loop);
     return fileRange(SM, R.body()->getSourceRange());
   }
 
@@ -1192,7 +1207,10 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   std::vector<Region> Regions;
   RegionCollector Collector(SM, Regions);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
-  for (const ParallelLoop &L : Loops) Collector.add({nullptr, nullptr, &L, L.Loop->getBody()->getSourceRange()});
+  for (const ParallelLoop &L : Loops) {
+    const CharSourceRange Body = loopBodyRange(Ctx, L);
+    Collector.add({nullptr, nullptr, &L, Body.getAsRange()});
+  }
 
   // Lambdas and loops whose own code holds a keyword.
   std::vector<const Region *> Candidates;
