@@ -478,7 +478,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   }
   After += lineDirective(BodyLine, FileName);
   const std::string Resume = fmt::format(
-      "void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
+      "CILKPP_RESUME_CLONE void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
       Names.Scope, Names.Resume, *ResumeBody);
   const std::string InFile =
       inCLinkage(FD) ? fmt::format("extern \"C++\" {{ namespace {{ {} }} }}", Resume) : fmt::format("namespace {{ {} }}", Resume);
@@ -581,8 +581,8 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     }
     AtEnd += lineDirective(BodyLine, FileName);
     const std::string Resume =
-        fmt::format("void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame "
-                    "*__base) noexcept {}",
+        fmt::format("CILKPP_RESUME_CLONE void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] "
+                    "::cilkpp::rt::Frame *__base) noexcept {}",
                     I.Names.Scope, I.Names.Resume, *ResumeBody);
     AtEnd += (Member ? Specialization + Resume : fmt::format("namespace {{ {} }}", Resume)) + " CILKPP_CLONES_END\n" + NameMacros.Undefine;
   }
