@@ -411,6 +411,10 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   }
 
   Options O;
+  if (OutputOpt.getNumOccurrences() && OutputOpt.empty()) {
+    error("missing filename after '-o'");
+    return std::nullopt;
+  }
   O.Output = OutputOpt;
   O.CompileOnly = CompileOnlyOpt;
   O.EmitCpp = EmitCppOpt;

@@ -11,6 +11,7 @@
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -786,9 +787,15 @@ bool computeFrameLayout(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescrip
   const MacroBodyVariables InMacros(Ctx.getSourceManager(), FD->getBody());
   for (const VarDecl *V : Walker.Fields)
     if (InMacros.Declared.contains(V)) {
-      diag::report(Ctx.getDiagnostics(), Ctx.getSourceManager().getExpansionLoc(V->getLocation()),
-                   diag::ConstructUnsupported)
-          << "a variable that lives across a continuation point declared inside a macro body";
+      const SourceManager &SM = Ctx.getSourceManager();
+      // The macro the user wrote (`FOR(i, n)`), not one it expands to.
+      StringRef Macro;
+      for (SourceLocation Loc = V->getBeginLoc(); Loc.isMacroID(); Loc = SM.getImmediateMacroCallerLoc(Loc))
+        Macro = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
+      diag::report(Ctx.getDiagnostics(), SM.getExpansionLoc(V->getLocation()), diag::ConstructUnsupported)
+          << fmt::format("variable '{}', declared by {} and live across a spawn or sync (declare it outside the "
+                         "macro),",
+                         V->getName(), Macro.empty() ? std::string("a macro") : fmt::format("macro '{}'", Macro));
       Ok = false;
     }
   if (!Ok) return false;

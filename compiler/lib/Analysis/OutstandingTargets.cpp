@@ -74,6 +74,8 @@ Use useOf(const Stmt *S, const ParentMap &Parents, const llvm::DenseSet<const St
   if (!V) return {};
   const Stmt *Parent = Parents.getParentIgnoreParens(Ref);
   if (const auto *Op = dyn_cast_or_null<UnaryOperator>(Parent); Op && Op->getOpcode() == UO_AddrOf) return {};
+  // `(void)x;`: named to silence -Wunused, not read.
+  if (const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(Parent); Cast && Cast->getType()->isVoidType()) return {};
   if (isUnevaluated(Ref, Parents) || bindsReference(Ref, Parents)) return {};
   if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
       Call && Call->getBuiltinCallee() == Builtin::BI__builtin_addressof)

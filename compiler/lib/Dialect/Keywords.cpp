@@ -8,6 +8,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
 #include <optional>
@@ -111,11 +112,25 @@ std::string keywordPredefines(bool Serial) {
 
 std::string openCilkPredefine() { return "#define __cilk 200\n"; }
 
-std::string hostKeywordDefines() {
-  std::string Text;
+std::vector<StringRef> hostKeywordSpellings() {
+  std::vector<StringRef> Spellings;
   for (const KeywordSpelling &K : Keywords)
-    if (K.InHeaders) Text += std::string("#define ") + K.Spelling + (*K.Expansion ? " " : "") + K.Expansion + "\n";
-  return Text;
+    if (K.InHeaders) Spellings.push_back(K.Spelling);
+  return Spellings;
+}
+
+std::string hostKeywordDefines(bool Serial) {
+  std::string Text;
+  std::vector<std::string> Tested;
+  if (!Serial) Tested.push_back("defined(__cilk)");
+  for (const KeywordSpelling &K : Keywords) {
+    if (!K.InHeaders) continue;
+    Text += std::string("#define ") + K.Spelling + (*K.Expansion ? " " : "") + K.Expansion + "\n";
+    Tested.push_back(std::string("defined(") + K.Spelling + ")");
+  }
+  // Tested once, all of them (`&&` evaluates each), so that -Wunused-macros
+  // does not report the translation's macros in a program that uses none.
+  return Text + "#if " + llvm::join(Tested, " && ") + "\n#endif\n";
 }
 
 KeywordRecorder::KeywordRecorder(Preprocessor &PP, std::vector<KeywordUse> &Uses, std::vector<KeywordUse> &HeaderUses)

@@ -45,7 +45,12 @@ std::string openCilkPredefine();
 // The same for OpenCilk's spellings (`cilk_spawn`, `_Cilk_for`, ...), for
 // the host compiler, which reads the file's `#ifdef cilk_spawn` and the
 // headers again: they must see what the translation saw (KeywordRecorder).
-std::string hostKeywordDefines();
+// (With `__cilk` unless Serial, they are tested once after, which makes them
+// used for -Wunused-macros.)
+std::string hostKeywordDefines(bool Serial);
+
+// The spellings hostKeywordDefines defines.
+std::vector<llvm::StringRef> hostKeywordSpellings();
 
 // Records keyword uses in the main file and keeps the keyword macros disabled
 // outside it, but for OpenCilk's spellings of spawn, sync, for and scope

@@ -1,6 +1,7 @@
 #include "Emit/MacroGuards.h"
 
 #include "CodeGen/SourceText.h"
+#include "Dialect/Keywords.h"
 #include "Dialect/MacroHistory.h"
 #include "Support/SourceRanges.h"
 
@@ -99,6 +100,25 @@ void guardTranslatedDeclarations(ASTContext &Ctx, Rewriter &Main, const MacroHis
                                      std::string(SM.getSpellingColumnNumber(Begin) - 1, ' '));
     Main.InsertTextAfter(End, "\n" + Guard.After + lineDirective(SM.getPresumedLineNumber(End), FileName) +
                                   std::string(SM.getSpellingColumnNumber(End) - 1, ' '));
+  }
+}
+
+void undefineBeforeKeywordDefinitions(const SourceManager &SM, Rewriter &Main, const MacroHistory &Macros,
+                                      llvm::StringRef FileName) {
+  const FileID File = SM.getMainFileID();
+  for (llvm::StringRef Spelling : hostKeywordSpellings()) {
+    auto Events = Macros.Events.find(Spelling);
+    if (Events == Macros.Events.end()) continue;
+    for (const MacroEvent &E : Events->second) {
+      if (!E.Definition) continue;
+      // (Not the translation's own, nor one from the command line; a
+      // header's is recorded at its #include, which gets the #undef.)
+      const SourceLocation At = E.Definition->getDefinitionLoc();
+      if (At.isInvalid() || SM.isWrittenInBuiltinFile(At) || SM.isWrittenInCommandLineFile(At)) continue;
+      const unsigned Line = SM.getLineNumber(File, E.Offset);
+      Main.InsertTextBefore(SM.translateLineCol(File, Line, 1),
+                            "#undef " + Spelling.str() + "\n" + lineDirective(Line, FileName));
+    }
   }
 }
 

@@ -34,4 +34,13 @@ void guardTranslatedDeclarations(clang::ASTContext &Ctx, clang::Rewriter &Main, 
 // that they name is hidden around the #include.
 std::string runtimeInclude(clang::Preprocessor &PP, const MacroHistory &Macros);
 
+// The host compiler sees the translation's definitions of OpenCilk's
+// spellings first (hostKeywordDefines), so a program's own (a portable
+// program's fallback, `#define cilk_sync`) would redefine one with a
+// warning, or an error under -Werror, where the translation's preprocessor
+// took it as the program's macro: an `#undef` goes before each, and a #line
+// keeps the lines.
+void undefineBeforeKeywordDefinitions(const clang::SourceManager &SM, clang::Rewriter &Main,
+                                      const MacroHistory &Macros, llvm::StringRef FileName);
+
 }  // namespace cilkpp

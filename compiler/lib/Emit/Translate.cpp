@@ -306,7 +306,8 @@ class TranslationConsumer : public ASTConsumer {
     }
     if (Ctx.getDiagnostics().hasErrorOccurred()) return;
     if (!Options.Serial) reportHeaderKeywords(Ctx.getDiagnostics(), SM);
-    Header += hostKeywordDefines();
+    Header += hostKeywordDefines(Options.Serial);
+    undefineBeforeKeywordDefinitions(SM, Main, Macros, Options.InputPath);
     pinQuoteIncludes(Main, Includes);
     const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
     std::string Body = Edited ? std::string(Edited->begin(), Edited->end()) : SM.getBufferData(SM.getMainFileID()).str();

@@ -11,6 +11,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/IgnoreExpr.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -392,8 +393,13 @@ class Binder {
       }
     } else if (Decl && Decl->isSingleDecl() && isStatementPosition(PM, Decl)) {
       const auto *Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
-      if (!Var || !Var->getInit() || Var->getInit()->IgnoreImplicit() != E->IgnoreImplicit() ||
-          Var->getType()->isReferenceType()) {
+      // (`long c = (spawn f());` too.)
+      const auto Bare = [](const Expr *X) { return IgnoreExprNodes(X, IgnoreImplicitSingleStep, IgnoreParensSingleStep); };
+      if (!Var || !Var->getInit() || Bare(Var->getInit()) != Bare(E)) {
+        diag::report(Diags, U.Loc, diag::SpawnTargetUnsupported) << "the spawned call must be the whole initializer";
+        return false;
+      }
+      if (Var->getType()->isReferenceType()) {
         diag::report(Diags, U.Loc, diag::SpawnTargetUnsupported) << "the declared variable must not be a reference";
         return false;
       }

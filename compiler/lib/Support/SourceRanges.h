@@ -30,8 +30,23 @@ inline clang::SourceLocation semicolonAfter(clang::ASTContext &Ctx, clang::Sourc
 // class definition also declares variables (`struct S { ... } s;`).
 inline clang::SourceLocation semicolonAfterOutermostClass(clang::ASTContext &Ctx, const clang::CXXMethodDecl *MD) {
   const clang::CXXRecordDecl *Outer = MD->getParent();
-  while (const auto *Up = llvm::dyn_cast<clang::CXXRecordDecl>(Outer->getDeclContext())) Outer = Up;
-  return semicolonAfter(Ctx, Outer->getBraceRange().getEnd());
+  // (Lexically: a nested class defined outside its class, `struct
+  // Outer::Inner {...};`, ends at its own semicolon.)
+  while (const auto *Up = llvm::dyn_cast<clang::CXXRecordDecl>(Outer->getLexicalDeclContext())) Outer = Up;
+  const clang::SourceLocation RBrace = Outer->getBraceRange().getEnd();
+  if (clang::SourceLocation Semi = semicolonAfter(Ctx, RBrace); Semi.isValid()) return Semi;
+  // `typedef struct S {...} S;`: the ';' after the typedef's name, which
+  // declares no variable.
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  std::optional<clang::Token> Name = clang::Lexer::findNextToken(SM.getExpansionRange(RBrace).getEnd(), SM, Ctx.getLangOpts());
+  if (!Name || !Name->is(clang::tok::raw_identifier)) return {};
+  const clang::DeclContext *Scope = Outer->getDeclContext();
+  for (const clang::Decl *D : Scope->decls())
+    if (const auto *Typedef = llvm::dyn_cast<clang::TypedefDecl>(D);
+        Typedef && Typedef->getName() == Name->getRawIdentifier() &&
+        Typedef->getUnderlyingType()->getAsCXXRecordDecl() == Outer && Typedef->getLocation() == Name->getLocation())
+      return semicolonAfter(Ctx, Name->getLocation());
+  return {};
 }
 
 }  // namespace cilkpp
