@@ -153,7 +153,7 @@ void KeywordRecorder::afterToken(const Token &Tok) {
     for (const KeywordSpelling &K : Keywords) hideForOneToken(K.Spelling);
     return;
   }
-  if (std::optional<StringRef> Call = syncCallAfter(Tok)) hideForOneToken(*Call);
+  if (std::optional<StringRef> Name = nameAfter(Tok)) hideForOneToken(*Name);
 }
 
 void KeywordRecorder::trackNesting(const Token &Tok) {
@@ -191,22 +191,28 @@ void KeywordRecorder::hideForOneToken(StringRef Spelling) {
   HiddenForOneToken.push_back(MI);
 }
 
-std::optional<StringRef> KeywordRecorder::syncCallAfter(const Token &Tok) const {
+std::optional<StringRef> KeywordRecorder::nameAfter(const Token &Tok) const {
   const SourceManager &SM = PP.getSourceManager();
   const SourceLocation Loc = Tok.getLocation();
   if (!Loc.isFileID() || !SM.isWrittenInMainFile(Loc)) return std::nullopt;
   const auto [FID, Offset] = SM.getDecomposedLoc(Loc);
   const StringRef Buffer = SM.getBufferData(FID);
   const size_t Next = Buffer.find_first_not_of(" \t\r\n", Offset + Tok.getLength());
-  // (Most tokens are followed by nothing that could start a sync spelling.)
+  // (Most tokens are followed by nothing that could start a keyword.)
   if (Next == StringRef::npos || !StringRef("sc_").contains(Buffer[Next])) return std::nullopt;
   Lexer Raw(SM.getLocForStartOfFile(FID), PP.getLangOpts(), Buffer.begin(), Buffer.begin() + Next, Buffer.end());
-  Token Word, Paren;
+  Token Word, After;
   Raw.LexFromRawLexer(Word);
-  if (Word.isNot(tok::raw_identifier) || !isSyncSpelling(Word.getRawIdentifier())) return std::nullopt;
-  Raw.LexFromRawLexer(Paren);
-  if (Paren.isNot(tok::l_paren)) return std::nullopt;
-  return Word.getRawIdentifier();
+  if (Word.isNot(tok::raw_identifier) || !lookup(Word.getRawIdentifier())) return std::nullopt;
+  // `namespace cilk {`, `using namespace cilk;`: OpenCilk's own namespace,
+  // which programs extend with shims of its reducers.
+  if (Tok.is(tok::kw_namespace)) return Word.getRawIdentifier();
+  Raw.LexFromRawLexer(After);
+  // `cilk::reducer_opadd<long>`: a namespace's or class's name.
+  if (After.is(tok::coloncolon)) return Word.getRawIdentifier();
+  // `sync()`: POSIX's sync.
+  if (After.is(tok::l_paren) && isSyncSpelling(Word.getRawIdentifier())) return Word.getRawIdentifier();
+  return std::nullopt;
 }
 
 MacroInfo *KeywordRecorder::predefinedMacro(StringRef Spelling) const {

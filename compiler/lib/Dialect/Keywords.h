@@ -74,8 +74,10 @@ class KeywordRecorder : public clang::PPCallbacks {
   void afterToken(const clang::Token &Tok);
   void trackNesting(const clang::Token &Tok);
   void hideForOneToken(llvm::StringRef Spelling);
-  // The sync spelling that the main file's text calls right after Tok.
-  std::optional<llvm::StringRef> syncCallAfter(const clang::Token &Tok) const;
+  // The keyword spelling that the main file's text uses as a name right
+  // after Tok: a sync spelling called (`sync()`), one before '::'
+  // (`cilk::reducer_opadd`), one after `namespace`.
+  std::optional<llvm::StringRef> nameAfter(const clang::Token &Tok) const;
 
   clang::Preprocessor &PP;
   std::vector<KeywordUse> &Uses;
