@@ -289,7 +289,11 @@ const char *unsupportedCalleeKind(ASTContext &Ctx, const CallExpr *Call) {
     QualType T = Call->getCallee()->getType();
     if (const auto *Ptr = T->getAs<PointerType>()) T = Ptr->getPointeeType();
     if (!T.getNonReferenceType()->isFunctionProtoType()) return "a call through a pointer to a member function";
-  } else if (Callee->getBuiltinID()) {
+  } else if (Callee->getBuiltinID() &&
+             llvm::all_of(Callee->redecls(), [](const FunctionDecl *D) { return D->isImplicit(); })) {
+    // (A library function that Clang knows but a header declares, `memset`
+    // or `sqrt`, is an ordinary function to call; `__builtin_expect`, which
+    // nothing declares, is none.)
     return "a builtin function";
   }
   return nullptr;
