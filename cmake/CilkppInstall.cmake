@@ -27,13 +27,17 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 install(EXPORT CilkppTargets NAMESPACE Cilkpp:: DESTINATION ${CILKPP_PACKAGE_DIR})
+# Written where find_package does not look: at the build tree's top, with
+# CMAKE_PREFIX_PATH pointing there, it was found without its targets and
+# said the installation had no driver.
+set(CILKPP_PACKAGE_STAGING ${PROJECT_BINARY_DIR}/package-files)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/CilkppConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/CilkppConfig.cmake
+  ${CILKPP_PACKAGE_STAGING}/CilkppConfig.cmake
   INSTALL_DESTINATION ${CILKPP_PACKAGE_DIR})
-write_basic_package_version_file(${PROJECT_BINARY_DIR}/CilkppConfigVersion.cmake
+write_basic_package_version_file(${CILKPP_PACKAGE_STAGING}/CilkppConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES
-  ${PROJECT_BINARY_DIR}/CilkppConfig.cmake
-  ${PROJECT_BINARY_DIR}/CilkppConfigVersion.cmake
+  ${CILKPP_PACKAGE_STAGING}/CilkppConfig.cmake
+  ${CILKPP_PACKAGE_STAGING}/CilkppConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/CilkppFunctions.cmake
   DESTINATION ${CILKPP_PACKAGE_DIR})
