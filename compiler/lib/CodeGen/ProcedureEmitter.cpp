@@ -398,6 +398,32 @@ static std::string fastCloneHeadBody(ASTContext &Ctx, const FunctionDecl *FD, co
                      lineDirective(BodyLine, FileName), fastTailName(Names), TemplateArguments, Args);
 }
 
+// `CILKPP_RESUME_CLONE ` where the resume clone's switch jumps into a loop
+// (a continuation point inside one: a spawn, sync or poll point in a loop
+// body), the shape g++ 12's basic-block vectorizer miscompiled (abi.h);
+// nothing elsewhere, so that clones without it keep the vectorizer.
+static std::string resumeCloneAttributes(ASTContext &Ctx, const FunctionDecl *FD, const FrameDescription &Frame) {
+  struct Loops : RecursiveASTVisitor<Loops> {
+    std::vector<SourceRange> Ranges;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }  // its own function
+    bool VisitStmt(Stmt *S) {
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) Ranges.push_back(S->getSourceRange());
+      return true;
+    }
+  } Found;
+  Found.TraverseStmt(FD->getBody());
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto Inside = [&](SourceLocation Loc, SourceRange R) {
+    const SourceLocation At = SM.getExpansionLoc(Loc), Begin = SM.getExpansionLoc(R.getBegin()),
+                         End = SM.getExpansionLoc(R.getEnd());
+    return !SM.isBeforeInTranslationUnit(At, Begin) && !SM.isBeforeInTranslationUnit(End, At);
+  };
+  for (const ContinuationPoint &P : Frame.Points)
+    if (P.Loc.isValid() && llvm::any_of(Found.Ranges, [&](SourceRange R) { return Inside(P.Loc, R); }))
+      return "CILKPP_RESUME_CLONE ";
+  return "";
+}
+
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
                    const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
                    bool PrototypeBefore, const EmitSettings &Settings) {
@@ -478,8 +504,8 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   }
   After += lineDirective(BodyLine, FileName);
   const std::string Resume = fmt::format(
-      "CILKPP_RESUME_CLONE void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
-      Names.Scope, Names.Resume, *ResumeBody);
+      "{}void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
+      resumeCloneAttributes(Ctx, FD, Frame), Names.Scope, Names.Resume, *ResumeBody);
   const std::string InFile =
       inCLinkage(FD) ? fmt::format("extern \"C++\" {{ namespace {{ {} }} }}", Resume) : fmt::format("namespace {{ {} }}", Resume);
   After += Member ? (FD->isInlined() ? "inline " : "") + Resume : Reopened ? inScope(Reopened, InFile) : InFile;
@@ -581,9 +607,9 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     }
     AtEnd += lineDirective(BodyLine, FileName);
     const std::string Resume =
-        fmt::format("CILKPP_RESUME_CLONE void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] "
+        fmt::format("{}void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] "
                     "::cilkpp::rt::Frame *__base) noexcept {}",
-                    I.Names.Scope, I.Names.Resume, *ResumeBody);
+                    resumeCloneAttributes(Ctx, FD, *I.Frame), I.Names.Scope, I.Names.Resume, *ResumeBody);
     AtEnd += (Member ? Specialization + Resume : fmt::format("namespace {{ {} }}", Resume)) + " CILKPP_CLONES_END\n" + NameMacros.Undefine;
   }
   // Every specialization is declared before any is defined: one

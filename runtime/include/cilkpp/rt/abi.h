@@ -51,11 +51,11 @@ struct nondeduced {
 #define CILKPP_CLONES_END
 #endif
 
-// On a resume clone's definition. Its switch jumps into the middle of loops,
-// and g++ 12's basic-block vectorizer then built vectors at the function's
-// entry from values loaded only inside the loop: a stolen quadtree split
-// handed children empty vectors at -O2 -std=c++20. Resume clones run only
-// after steals, so g++ compiles them without it.
+// On the definition of a resume clone whose switch jumps into a loop: g++
+// 12's basic-block vectorizer then built vectors at the function's entry
+// from values loaded only inside the loop (a stolen quadtree split handed
+// children empty vectors at -O2 -std=c++20), so g++ compiles such clones
+// without it (ProcedureEmitter's resumeCloneAttributes).
 #if defined(__GNUC__) && !defined(__clang__)
 #define CILKPP_RESUME_CLONE __attribute__((__optimize__("no-tree-slp-vectorize")))
 #else
