@@ -150,9 +150,9 @@ class alignas(64) Worker {
   // load through a null pointer. Visible by default, so that a shared
   // library built with -fvisibility=hidden shares the process's copy: its
   // own, never set, made every nested root call in it look like one from a
-  // thread outside the runtime (run serially). Initial-exec: a library
-  // built without -fPIC still links (no local-exec relocation), and one
-  // built with it reads the variable without calling __tls_get_addr.
+  // thread outside the runtime (run serially). Initial-exec: code in a
+  // shared library (built with -fPIC) reads it without calling
+  // __tls_get_addr, as an executable's does.
   [[gnu::visibility("default"), gnu::tls_model("initial-exec")]] static inline thread_local Worker *tls_current_ =
       nullptr;
 
