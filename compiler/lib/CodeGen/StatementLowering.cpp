@@ -4,6 +4,7 @@
 #include "CodeGen/Naming.h"
 #include "CodeGen/SourceText.h"
 #include "Support/Instantiations.h"
+#include "Support/LoopIndexTypes.h"
 #include "Support/Nameable.h"
 #include "Support/SourceRanges.h"
 
@@ -210,38 +211,85 @@ class Lowering {
       // `decltype(auto)` of a parenthesized expression is its type, with
       // `&` for an lvalue.
       Declaration = fmt::format("decltype(auto) {} = ({});", RangeName, text(Range->getSourceRange()));
-    if (Dependent) {
-      First = fmt::format("__cilkpp_range_begin({}, 0)", RangeName);
-      Last = fmt::format("__cilkpp_range_end({}, 0)", RangeName);
-      UsesRangeHelpers = true;
-    } else if (ListArray) {
+    if (ListArray && !Dependent) {
       Declaration = fmt::format("{} = {};", declareAsWritten(Ctx, Elements->getType(), RangeName),
                                 text(Range->getSourceRange()));
       First = RangeName;
       Last = fmt::format("{} + {}", RangeName, ListArray->getSize().getZExtValue());
-    } else if (const auto *Array = Ctx.getAsConstantArrayType(Range->getType())) {
-      First = RangeName;
-      Last = fmt::format("{} + {}", RangeName, Array->getSize().getZExtValue());
-    } else if (isa<CXXMemberCallExpr>(BeginDecl->getInit()->IgnoreImplicit())) {
-      First = fmt::format("{}.begin()", RangeName);
-      Last = fmt::format("{}.end()", RangeName);
     } else {
-      // (begin and end found by argument-dependent lookup, as the loop did)
-      First = fmt::format("begin({})", RangeName);
-      Last = fmt::format("end({})", RangeName);
+      std::tie(First, Last) = iteratorBounds(S, RangeName, Dependent);
     }
-    // `for (init; x : r)`: the init-statement opens the block.
-    if (const Stmt *Init = S->getInit())
-      Declaration = StringRef(text(Init->getBeginLoc(), S->getLoopVarStmt()->getBeginLoc())).trim().str() + " " +
-                    Declaration;
     // A temporary range lives in the block, as the reference the standard
     // binds it to would keep it alive; any other range is referred to.
     std::string Header = fmt::format(
-        "{{ {} auto {} = {}; auto {} = {}; for (; {} != {}; ++{}) {{ {};", Declaration, BeginName, First, EndName,
-        Last, BeginName, EndName, BeginName, loopVariable(S, Dependent, "*" + BeginName));
+        "{{ {}{} auto {} = {}; auto {} = {}; for (; {} != {}; ++{}) {{ {};", initStatement(S), Declaration, BeginName,
+        First, EndName, Last, BeginName, EndName, BeginName, loopVariable(S, Dependent, "*" + BeginName));
     replaceHeader(S->getForLoc(), S->getRParenLoc(), Header);
     Main.InsertTextAfterToken(statementEnd(Ctx, S), " } }");
     return true;
+  }
+
+ public:
+  // cilk_for (init; DECL : RANGE) BODY
+  //   -> { init auto &&__cilkpp_range_L_C = RANGE;
+  //        cilk_for (auto __cilkpp_begin_L_C = FIRST; __cilkpp_begin_L_C != LAST; ++__cilkpp_begin_L_C) {
+  //          DECL = *__cilkpp_begin_L_C; BODY } }
+  // The iterator is the loop variable of a cilk_for like any other, and the
+  // range is bound as the standard's own rewriting binds it. With a
+  // `#pragma cilk grainsize` before the loop, which must stay right before
+  // the keyword, the block opens on lines of its own before the pragma.
+  bool lowerParallelRangeFor(const CXXForRangeStmt *S, const KeywordUse &Keyword, const GrainPragma *Pragma,
+                             StringRef FileName) {
+    const Expr *Range = S->getRangeInit();
+    const auto *BeginDecl = S->getBeginStmt() ? dyn_cast<VarDecl>(S->getBeginStmt()->getSingleDecl()) : nullptr;
+    const bool Dependent = !BeginDecl || !BeginDecl->getInit();
+    if (!Range || !S->getRParenLoc().isFileID() || !endsAtItsSemicolon(Ctx, S)) return false;
+    if (!Dependent && !isParallelLoopIndexType(Ctx, BeginDecl->getType())) return false;
+    const std::string Suffix =
+        fmt::format("{}_{}", SM.getPresumedLineNumber(Keyword.Loc), SM.getSpellingColumnNumber(Keyword.Loc));
+    const std::string RangeName = fmt::format("__cilkpp_range_{}", Suffix),
+                      BeginName = fmt::format("__cilkpp_begin_{}", Suffix);
+    const auto [First, Last] = iteratorBounds(S, RangeName, Dependent);
+    const std::string Opener =
+        fmt::format("{{ {}auto &&{} = {};", initStatement(S), RangeName, text(Range->getSourceRange()));
+    std::string Header = fmt::format("{} (auto {} = {}; {} != {}; ++{}) {{ {};", Keyword.Spelling, BeginName, First,
+                                     BeginName, Last, BeginName, loopVariable(S, Dependent, "*" + BeginName));
+    if (Pragma) {
+      const SourceLocation Hash = Pragma->Range.getBegin();
+      const SourceLocation LineStart = Hash.getLocWithOffset(1 - int(SM.getSpellingColumnNumber(Hash)));
+      Main.InsertTextBefore(LineStart, lineDirective(SM.getPresumedLineNumber(Keyword.Loc), FileName) + Opener + "\n" +
+                                           lineDirective(SM.getPresumedLineNumber(Hash), FileName));
+    } else {
+      Header = Opener + " " + Header;
+    }
+    replaceHeader(S->getForLoc(), S->getRParenLoc(), Header);
+    Main.InsertTextAfterToken(statementEnd(Ctx, S), " } }");
+    return true;
+  }
+
+ private:
+  // `for (init; x : r)`: the init-statement, which opens the block.
+  std::string initStatement(const CXXForRangeStmt *S) const {
+    const Stmt *Init = S->getInit();
+    return Init ? StringRef(text(Init->getBeginLoc(), S->getLoopVarStmt()->getBeginLoc())).trim().str() + " " : "";
+  }
+
+  // The first and last iterators of the range held in RangeName, as the loop
+  // finds them: an array's bounds, the range's begin() and end(), or those
+  // that argument-dependent lookup finds. In a template, where that is known
+  // per instantiation, RangeHelpers choose.
+  std::pair<std::string, std::string> iteratorBounds(const CXXForRangeStmt *S, StringRef RangeName, bool Dependent) {
+    if (Dependent) {
+      UsesRangeHelpers = true;
+      return {fmt::format("__cilkpp_range_begin({}, 0)", RangeName),
+              fmt::format("__cilkpp_range_end({}, 0)", RangeName)};
+    }
+    if (const auto *Array = Ctx.getAsConstantArrayType(S->getRangeInit()->getType()))
+      return {RangeName.str(), fmt::format("{} + {}", RangeName, Array->getSize().getZExtValue())};
+    const auto *BeginDecl = cast<VarDecl>(S->getBeginStmt()->getSingleDecl());
+    if (isa<CXXMemberCallExpr>(BeginDecl->getInit()->IgnoreImplicit()))
+      return {fmt::format("{}.begin()", RangeName), fmt::format("{}.end()", RangeName)};
+    return {fmt::format("begin({})", RangeName), fmt::format("end({})", RangeName)};
   }
 
   // The loop variable's declaration from `*__begin`. A reference to the
@@ -518,7 +566,56 @@ bool pollsOnceLowered(const SourceManager &SM, const StatementCollector &Collect
   });
 }
 
+// The range-based for loops that a cilk_for keyword introduced.
+class ParallelRangeLoops : public RecursiveASTVisitor<ParallelRangeLoops> {
+ public:
+  ParallelRangeLoops(const SourceManager &SM, ArrayRef<KeywordUse> Uses) : SM(SM), Uses(Uses) {}
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    if (!S->getForLoc().isMacroID()) return true;
+    const SourceLocation At = SM.getExpansionLoc(S->getForLoc());
+    for (const KeywordUse &U : Uses)
+      if (U.Kind == KeywordKind::CilkFor && U.Loc == At) Found.push_back({S, &U});
+    return true;
+  }
+  // Outer loops before the loops in their bodies.
+  std::vector<std::pair<const CXXForRangeStmt *, const KeywordUse *>> Found;
+
+ private:
+  const SourceManager &SM;
+  ArrayRef<KeywordUse> Uses;
+};
+
+// The main file as Main edited it, with RangeHelpers on top where the
+// lowering used them and an earlier round did not write them yet.
+std::string loweredMainFile(const SourceManager &SM, Rewriter &Main, const Lowering &Lower, StringRef FileName) {
+  if (Lower.UsesRangeHelpers && !SM.getBufferData(SM.getMainFileID()).contains("__cilkpp_range_begin(R &r"))
+    Main.InsertTextBefore(SM.getLocForStartOfFile(SM.getMainFileID()),
+                          std::string(RangeHelpers) + lineDirective(1, FileName));
+  const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
+  return std::string(Edited->begin(), Edited->end());
+}
+
 }  // namespace
+
+std::optional<std::string> lowerParallelRangeLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
+                                                   ArrayRef<GrainPragma> Pragmas, StringRef FileName) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  ParallelRangeLoops Loops(SM, Uses);
+  Loops.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Rewriter Main(Ctx.getSourceManager(), Ctx.getLangOpts());
+  Lowering Lower(Ctx, Main);
+  bool Changed = false;
+  // Inner loops first: where two loops end at the same token, the inner
+  // one's closing braces must come first.
+  for (auto It = Loops.Found.rbegin(); It != Loops.Found.rend(); ++It) {
+    const GrainPragma *Pragma = nullptr;
+    for (const GrainPragma &P : Pragmas)
+      if (precedesLoop(Ctx, P, It->second->Loc)) Pragma = &P;
+    Changed |= Lower.lowerParallelRangeFor(It->first, *It->second, Pragma, FileName);
+  }
+  if (!Changed) return std::nullopt;
+  return loweredMainFile(SM, Main, Lower, FileName);
+}
 
 std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, ArrayRef<KeywordUse> Uses,
                                                               StringRef FileName, bool PollPoints) {
@@ -546,11 +643,7 @@ std::optional<std::string> lowerStatementsAroundContinuations(ASTContext &Ctx, A
       Changed |= Lower.lower(S);
   }
   if (!Changed) return std::nullopt;
-  if (Lower.UsesRangeHelpers && !SM.getBufferData(SM.getMainFileID()).contains("__cilkpp_range_begin(R &r"))
-    Main.InsertTextBefore(SM.getLocForStartOfFile(SM.getMainFileID()),
-                          std::string(RangeHelpers) + lineDirective(1, FileName));
-  const RewriteBuffer *Edited = Main.getRewriteBufferFor(SM.getMainFileID());
-  return std::string(Edited->begin(), Edited->end());
+  return loweredMainFile(SM, Main, Lower, FileName);
 }
 
 }  // namespace cilkpp

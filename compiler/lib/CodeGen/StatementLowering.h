@@ -27,6 +27,7 @@
 #pragma once
 
 #include "Dialect/Keywords.h"
+#include "Dialect/Pragmas.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -40,5 +41,13 @@ namespace cilkpp {
 std::optional<std::string> lowerStatementsAroundContinuations(clang::ASTContext &Ctx,
                                                               llvm::ArrayRef<KeywordUse> Uses,
                                                               llvm::StringRef FileName, bool PollPoints);
+
+// Each range-based cilk_for, rewritten as the standard defines a range-based
+// for, into a cilk_for over the range's iterators (see
+// Lowering::lowerParallelRangeFor); nullopt when there is none to rewrite.
+// A range whose iterators are not random-access is left for
+// Sema/ParallelLoops to report.
+std::optional<std::string> lowerParallelRangeLoops(clang::ASTContext &Ctx, llvm::ArrayRef<KeywordUse> Uses,
+                                                   llvm::ArrayRef<GrainPragma> Pragmas, llvm::StringRef FileName);
 
 }  // namespace cilkpp

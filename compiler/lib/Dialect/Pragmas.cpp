@@ -3,6 +3,7 @@
 #include "Support/Diagnostics.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 
 using namespace clang;
@@ -50,6 +51,21 @@ void UnknownCilkPragmaHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer I
         << PP.getSpelling(FirstToken);
   Token Tok = FirstToken;
   while (Tok.isNot(tok::eod) && Tok.isNot(tok::eof)) PP.Lex(Tok);
+}
+
+bool precedesLoop(const ASTContext &Ctx, const GrainPragma &Pragma, SourceLocation Keyword) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const SourceLocation From = Pragma.Range.getEnd(), To = Keyword;
+  if (SM.getFileID(From) != SM.getFileID(To)) return false;
+  const unsigned A = SM.getFileOffset(From), B = SM.getFileOffset(To);
+  if (A > B) return false;
+  const StringRef Buffer = SM.getBufferData(SM.getFileID(From));
+  // (A raw lexer skips comments.)
+  Lexer Raw(SM.getLocForStartOfFile(SM.getFileID(From)), Ctx.getLangOpts(), Buffer.begin(), Buffer.begin() + A,
+            Buffer.end());
+  Token Next;
+  Raw.LexFromRawLexer(Next);
+  return SM.getFileOffset(Next.getLocation()) >= B;
 }
 
 }  // namespace cilkpp

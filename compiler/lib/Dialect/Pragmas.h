@@ -3,6 +3,7 @@
 // cilk_for that follows it.
 #pragma once
 
+#include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Lex/Pragma.h"
 
@@ -26,6 +27,10 @@ class GrainsizePragmaHandler : public clang::PragmaHandler {
  private:
   std::vector<GrainPragma> &Pragmas;
 };
+
+// Whether the pragma is the one for the cilk_for keyword at Keyword: only
+// blanks and comments between them.
+bool precedesLoop(const clang::ASTContext &Ctx, const GrainPragma &Pragma, clang::SourceLocation Keyword);
 
 // Every other `#pragma cilk ...` in the main file is an error rather than a
 // pragma the host compiler would silently ignore.

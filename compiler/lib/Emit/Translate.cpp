@@ -269,7 +269,8 @@ class TranslationConsumer : public ASTConsumer {
     if (!Options.Serial && MayOutline) {
       // The next round reports whatever this one would.
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
-      Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath, UnmovedBodies);
+      Result.Outlined = lowerParallelRangeLoops(Ctx, Uses, Pragmas, Options.InputPath);
+      if (!Result.Outlined) Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath, UnmovedBodies);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
       if (!Result.Outlined) {
         // (One semantic pass for the two rounds that rewrite procedures' own

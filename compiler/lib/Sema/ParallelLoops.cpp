@@ -2,6 +2,7 @@
 
 #include "Sema/Jumps.h"
 #include "Support/Diagnostics.h"
+#include "Support/LoopIndexTypes.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -9,7 +10,6 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <fmt/format.h>
@@ -31,11 +31,12 @@ class ForStmtFinder : public RecursiveASTVisitor<ForStmtFinder> {
     return true;
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *F) {
-    if (F->getForLoc().isMacroID()) RangeBased.insert(SM.getExpansionLoc(F->getForLoc()));
+    if (F->getForLoc().isMacroID()) RangeBased[SM.getExpansionLoc(F->getForLoc())] = F;
     return true;
   }
-  // cilk_for keywords that begin a range-based for loop.
-  llvm::DenseSet<SourceLocation> RangeBased;
+  // cilk_for keywords that begin a range-based for loop (which
+  // StatementLowering rewrites to loop over an iterator, unless it cannot).
+  llvm::DenseMap<SourceLocation, const CXXForRangeStmt *> RangeBased;
 
  private:
   const SourceManager &SM;
@@ -183,7 +184,7 @@ class LoopBinder {
                    fmt::format("the loop variable '{}' of type '{}' is not supported yet: a cilk_for counts in 64 "
                                "bits (use a 64-bit loop variable and compute the 128-bit value from it)",
                                Var->getName().str(), Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy())));
-    if (!isIndexType(Var->getType())) {
+    if (!isParallelLoopIndexType(Ctx, Var->getType())) {
       const std::string Type = Var->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy());
       return shape(Var->getLocation(),
                    fmt::format("the loop variable '{}' must be an integer or a random-access iterator, not '{}'",
@@ -193,34 +194,6 @@ class LoopBinder {
   }
 
  private:
-  // What the runtime can split (parallel_for.h): an integer or a
-  // random-access iterator. A class without an iterator_category of its own
-  // is left to the runtime's check.
-  bool isIndexType(QualType T) const {
-    T = T.getCanonicalType();
-    if (T->isDependentType() || T->isIntegralOrUnscopedEnumerationType() || T->isObjectPointerType()) return true;
-    const auto *Class = T->getAsCXXRecordDecl();
-    if (!Class || !Class->hasDefinition()) return false;
-    // A C++20 iterator says what it models in iterator_concept (an iota
-    // view's is random-access, its iterator_category only input).
-    if (std::optional<bool> Concept = randomAccessTag(Class, "iterator_concept"); Concept && *Concept) return true;
-    return randomAccessTag(Class, "iterator_category").value_or(true);
-  }
-  // Whether the class's Member tag is (derived from) the random-access one;
-  // nullopt when it has no such member, or one the translator cannot see.
-  std::optional<bool> randomAccessTag(const CXXRecordDecl *Class, StringRef Member) const {
-    const auto Found = Class->lookup(&Ctx.Idents.get(Member));
-    const auto *Alias = Found.empty() ? nullptr : dyn_cast<TypedefNameDecl>(Found.front());
-    if (!Alias) return std::nullopt;
-    const auto *Tag = Alias->getUnderlyingType()->getAsCXXRecordDecl();
-    if (!Tag || !Tag->hasDefinition()) return std::nullopt;
-    auto IsRandomAccess = [](const CXXRecordDecl *R) {
-      return R->getName() == "random_access_iterator_tag" || R->getName() == "contiguous_iterator_tag";
-    };
-    if (IsRandomAccess(Tag)) return true;
-    return !Tag->forallBases([&](const CXXRecordDecl *Base) { return !IsRandomAccess(Base); });
-  }
-
   bool bindTest(const ForStmt *F, ParallelLoop &Loop) {
     const Expr *Cond = F->getCond() ? stripped(F->getCond()) : nullptr;
     std::optional<LoopTest> Test;
@@ -311,19 +284,16 @@ class LoopBinder {
   const SourceManager &SM;
 };
 
-// Only blanks and comments between the end of a pragma and the loop keyword.
-bool onlyBlanksBetween(const ASTContext &Ctx, SourceLocation From, SourceLocation To) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (SM.getFileID(From) != SM.getFileID(To)) return false;
-  const unsigned A = SM.getFileOffset(From), B = SM.getFileOffset(To);
-  if (A > B) return false;
-  const StringRef Buffer = SM.getBufferData(SM.getFileID(From));
-  // (A raw lexer skips comments.)
-  Lexer Raw(SM.getLocForStartOfFile(SM.getFileID(From)), Ctx.getLangOpts(), Buffer.begin(), Buffer.begin() + A,
-            Buffer.end());
-  Token Next;
-  Raw.LexFromRawLexer(Next);
-  return SM.getFileOffset(Next.getLocation()) >= B;
+// Why a range-based cilk_for was left as written (StatementLowering
+// rewrites the others into loops over an iterator).
+std::string unloweredRangeFor(ASTContext &Ctx, const CXXForRangeStmt *F) {
+  const auto *Begin = F->getBeginStmt() ? dyn_cast<VarDecl>(F->getBeginStmt()->getSingleDecl()) : nullptr;
+  if (Begin && Begin->getInit() && !isParallelLoopIndexType(Ctx, Begin->getType()))
+    return fmt::format("needs a random-access range, whose halves it can run in parallel; the iterators of '{}' "
+                       "are of type '{}'",
+                       F->getRangeInit()->getType().getAsString(Ctx.getPrintingPolicy()),
+                       Begin->getType().getCanonicalType().getAsString(Ctx.getPrintingPolicy()));
+  return "whose range or body a macro writes is not supported yet: loop over an index or an iterator";
 }
 
 // A loop pragma on the lines right before a cilk_for (blank and `//`
@@ -372,10 +342,12 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
     if (U.Kind != KeywordKind::CilkFor) continue;
     const ForStmt *F = Wanted.lookup(U.Loc);
     if (!F) {
-      diag::report(Ctx.getDiagnostics(), U.Loc, diag::LoopShapeUnsupported)
-          << (Finder.RangeBased.contains(U.Loc)
-                  ? fmt::format("a range-based '{}' is not supported yet: loop over an index", U.Spelling.str())
-                  : fmt::format("'{}' must begin a for loop", U.Spelling.str()));
+      if (const CXXForRangeStmt *RangeFor = Finder.RangeBased.lookup(U.Loc))
+        diag::report(Ctx.getDiagnostics(), U.Loc, diag::RangeLoopUnsupported)
+            << U.Spelling << unloweredRangeFor(Ctx, RangeFor);
+      else
+        diag::report(Ctx.getDiagnostics(), U.Loc, diag::LoopShapeUnsupported)
+            << fmt::format("'{}' must begin a for loop", U.Spelling.str());
       continue;
     }
     if (loopPragmaBefore(SM, U.Loc)) {
@@ -386,7 +358,7 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
     if (!Binder.bind(F, U.Loc, Loop)) continue;
     if (!checkLoopBody(Ctx, Loop)) continue;
     for (unsigned I = 0; I < Pragmas.size(); ++I)
-      if (onlyBlanksBetween(Ctx, Pragmas[I].Range.getEnd(), U.Loc)) {
+      if (precedesLoop(Ctx, Pragmas[I], U.Loc)) {
         Loop.Grain = Pragmas[I].Grain;
         Loop.GrainPragma = Pragmas[I].Range;
         PragmaUsed[I] = true;
@@ -398,7 +370,7 @@ void bindParallelLoops(ASTContext &Ctx, ArrayRef<KeywordUse> Uses, ArrayRef<Grai
     // A pragma before a loop that failed its checks has been reported with it.
     bool BeforeAnyLoop = false;
     for (const KeywordUse &U : Uses)
-      BeforeAnyLoop |= U.Kind == KeywordKind::CilkFor && onlyBlanksBetween(Ctx, Pragmas[I].Range.getEnd(), U.Loc);
+      BeforeAnyLoop |= U.Kind == KeywordKind::CilkFor && precedesLoop(Ctx, Pragmas[I], U.Loc);
     if (!BeforeAnyLoop) diag::report(Ctx.getDiagnostics(), Pragmas[I].Range.getBegin(), diag::GrainsizeNotBeforeLoop);
   }
 }

@@ -131,6 +131,7 @@ constexpr Description Descriptions[NumIDs] = {
      "cilkpp: a pragma on a cilk_for ('GCC unroll', 'GCC ivdep', 'clang loop', ...) is not supported: its "
      "iterations run as calls of its body, in parallel, and no loop is left for the pragma; put it on a loop inside "
      "the body"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: a range-based '%0' %1"},
 };
 
 }  // namespace

@@ -56,6 +56,7 @@ enum ID {
   IncludedCilkppFile,
   NoteBindingToTemporary,
   LoopPragmaOnCilkFor,
+  RangeLoopUnsupported,
   NumIDs
 };
 
