@@ -2,6 +2,7 @@
 
 #include "Analysis/ExceptionAnalysis.h"
 #include "CodeGen/FrameMembers.h"
+#include "CodeGen/NamespaceScopes.h"
 #include "CodeGen/PredefinedNames.h"
 #include "CodeGen/SignatureTables.h"
 #include "CodeGen/SourceText.h"
@@ -48,40 +49,6 @@ std::string explicitSpecialization(const FunctionDecl *FD) {
   for (size_t I = 0; I < enclosingSpecializations(FD).size(); ++I) Out += "template <> ";
   if (isMemberTemplateInstance(FD)) Out += "template <> ";
   return Out;
-}
-
-// What opens Scope's namespaces (and linkage blocks) from global scope,
-// innermost first.
-std::vector<std::string> scopeOpeners(const DeclContext *Scope) {
-  std::vector<std::string> Openers;
-  for (const DeclContext *DC = Scope; !DC->isTranslationUnit(); DC = cast<Decl>(DC)->getLexicalDeclContext()) {
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
-      Openers.push_back(fmt::format("{}namespace {}{{", NS->isInline() ? "inline " : "",
-                                    NS->isAnonymousNamespace() ? "" : NS->getName().str() + " "));
-    else if (const auto *Linkage = dyn_cast<LinkageSpecDecl>(DC); Linkage && Linkage->hasBraces())
-      Openers.push_back(Linkage->getLanguage() == LinkageSpecLanguageIDs::C ? "extern \"C\" {" : "extern \"C++\" {");
-  }
-  return Openers;
-}
-
-// Text for global scope, emitted where Scope is open: its namespaces (and
-// linkage blocks) close around the text and open again after it.
-std::string atGlobalScope(const DeclContext *Scope, const std::string &Text) {
-  if (Text.empty()) return Text;
-  const std::vector<std::string> Openers = scopeOpeners(Scope);
-  std::string Out(Openers.size(), '}');
-  Out += Openers.empty() ? Text : "\n" + Text;
-  for (auto It = Openers.rbegin(); It != Openers.rend(); ++It) Out += *It;
-  return Openers.empty() ? Out : Out + "\n";
-}
-
-// Text for Scope, emitted at global scope: Scope's namespaces open around it.
-std::string inScope(const DeclContext *Scope, const std::string &Text) {
-  const std::vector<std::string> Openers = scopeOpeners(Scope);
-  if (Openers.empty()) return Text;
-  std::string Out;
-  for (auto It = Openers.rbegin(); It != Openers.rend(); ++It) Out += *It;
-  return Out + "\n" + Text + std::string(Openers.size(), '}') + "\n";
 }
 
 // The namespace scope where a procedure's frame declarations go: around its

@@ -10,6 +10,7 @@
 #include "Analysis/OutstandingTargets.h"
 #include "Analysis/PollPoints.h"
 #include "CodeGen/BodyOutlining.h"
+#include "CodeGen/ExplicitInstantiations.h"
 #include "CodeGen/ExpressionCalls.h"
 #include "CodeGen/LocalTypeHoisting.h"
 #include "CodeGen/LoopLowering.h"
@@ -242,6 +243,9 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   for (const FunctionDecl *Pattern : TemplateOrder)
     Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern, /*InPlace=*/false),
                                 Sema.RemovedKeywords, Settings);
+  std::vector<const FunctionDecl *> Definitions;
+  for (const FrameDescription &Frame : Frames) Definitions.push_back(Frame.Procedure->Definition);
+  moveExplicitInstantiations(Ctx, Main, Definitions, Settings.Macros, FileName);
   return Ok;
 }
 

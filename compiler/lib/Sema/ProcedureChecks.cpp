@@ -140,7 +140,11 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   // are translated per instantiation of the class.
   const std::vector<const ClassTemplateSpecializationDecl *> Specs = enclosingSpecializations(MD);
   for (const ClassTemplateSpecializationDecl *Spec : Specs) {
-    if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
+    if (Spec->getSpecializationKind() == TSK_ExplicitInstantiationDeclaration)
+      return "a member function of a class template instantiated in another file ('extern template')";
+    // (ExplicitInstantiations moves `template struct S<int>;` after the clones.)
+    if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation &&
+        Spec->getSpecializationKind() != TSK_ExplicitInstantiationDefinition)
       return "a member function of a class template specialization";
     if (!Spec->getSpecializedTemplate()->getTemplateParameters()->hasParameterPack()) continue;
     if (const char *Use = unsupportedPackUse(MD->getTemplateInstantiationPattern()))
@@ -149,7 +153,9 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
                            Use);
   }
   if (Specs.empty() && RD->isDependentContext()) return "a member function of a class template";
-  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(RD->getBraceRange().getEnd())))
+  // (An explicitly instantiated class's braces are its template's.)
+  const CXXRecordDecl *Written = RD->getTemplateInstantiationPattern() ? RD->getTemplateInstantiationPattern() : RD;
+  if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Written->getBraceRange().getEnd())))
     return "a member function of a class defined in another file";
   if (!MD->isOutOfLine() && semicolonAfterOutermostClass(Ctx, MD).isInvalid())
     return "a member function of a class whose definition also declares variables";

@@ -33,6 +33,8 @@ inline clang::SourceLocation semicolonAfterOutermostClass(clang::ASTContext &Ctx
   // (Lexically: a nested class defined outside its class, `struct
   // Outer::Inner {...};`, ends at its own semicolon.)
   while (const auto *Up = llvm::dyn_cast<clang::CXXRecordDecl>(Outer->getLexicalDeclContext())) Outer = Up;
+  // (An explicitly instantiated class template has no braces of its own.)
+  if (const clang::CXXRecordDecl *Pattern = Outer->getTemplateInstantiationPattern()) Outer = Pattern;
   const clang::SourceLocation RBrace = Outer->getBraceRange().getEnd();
   if (clang::SourceLocation Semi = semicolonAfter(Ctx, RBrace); Semi.isValid()) return Semi;
   // `typedef struct S {...} S;`: the ';' after the typedef's name, which
