@@ -54,20 +54,21 @@ bool is_overflow(std::uintptr_t at, const void *, std::uintptr_t low) noexcept {
 }
 #endif
 
-// The thread's stack, and its alternate stack for the handler (given back
-// when the thread ends).
-struct ThreadStack {
-  std::uintptr_t low = 0;  // the lowest address, where kNeedsStackLow
-  void *alternate = nullptr;
-  ~ThreadStack() {
-    if (!alternate) return;
-    stack_t off{};
-    off.ss_flags = SS_DISABLE;
-    sigaltstack(&off, nullptr);
-    munmap(alternate, kAltStackBytes);
-  }
-};
-thread_local ThreadStack this_thread;
+// Each thread's alternate stack is given back by this key's destructor when
+// the thread ends. A thread_local with a destructor would cost more:
+// registering it mallocs, which in a new thread makes glibc create a malloc
+// arena (4 system calls), and the main thread would give its stack back at
+// exit (2 more), where key destructors do not run.
+pthread_key_t alternate_key;
+
+void give_back(void *alternate) {
+  stack_t off{};
+  off.ss_flags = SS_DISABLE;
+  sigaltstack(&off, nullptr);
+  munmap(alternate, kAltStackBytes);
+}
+
+thread_local std::uintptr_t this_stack_low = 0;  // where kNeedsStackLow
 
 // The lowest address of this thread's stack, or 0.
 std::uintptr_t stack_low() noexcept {
@@ -86,7 +87,7 @@ void write_line(const char *text) noexcept {
 }
 
 void on_segv(int, siginfo_t *info, void *context) noexcept {
-  if (is_overflow(reinterpret_cast<std::uintptr_t>(info->si_addr), context, this_thread.low))
+  if (is_overflow(reinterpret_cast<std::uintptr_t>(info->si_addr), context, this_stack_low))
     write_line(
         "cilkpp: fatal: stack overflow: nested spawns and calls used up this thread's C stack (each nesting "
         "level keeps its frame there); raise the limit (ulimit -s) or nest less deeply\n");
@@ -104,6 +105,7 @@ void install_stack_overflow_report() noexcept {
   if (sigaction(SIGSEGV, nullptr, &current) != 0) return;
   if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler != SIG_DFL) return;
   if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction != nullptr) return;
+  if (pthread_key_create(&alternate_key, give_back) != 0) return;
   struct sigaction sa {};
   sa.sa_sigaction = &on_segv;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
@@ -112,8 +114,7 @@ void install_stack_overflow_report() noexcept {
 }
 
 void guard_this_thread() noexcept {
-  ThreadStack &s = this_thread;
-  if (s.alternate != nullptr || !installed.load(std::memory_order_acquire)) return;
+  if (!installed.load(std::memory_order_acquire) || pthread_getspecific(alternate_key) != nullptr) return;
   const std::uintptr_t low = kNeedsStackLow ? stack_low() : 0;
   if (kNeedsStackLow && low == 0) return;
   void *alternate = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -125,8 +126,11 @@ void guard_this_thread() noexcept {
     munmap(alternate, kAltStackBytes);
     return;
   }
-  s.alternate = alternate;
-  s.low = low;
+  if (pthread_setspecific(alternate_key, alternate) != 0) {
+    give_back(alternate);
+    return;
+  }
+  this_stack_low = low;
 }
 
 }  // namespace cilkpp::rt
