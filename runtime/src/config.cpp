@@ -13,7 +13,6 @@
 #include <cstring>
 #include <optional>
 #include <string_view>
-#include <thread>
 #include <type_traits>
 
 extern char **environ;
@@ -154,9 +153,9 @@ std::string printable(std::string_view value) {
 
 }  // namespace
 
-ConfigResult parse_config(const char *const *envp, unsigned hardware_threads) {
+ConfigResult parse_config(const char *const *envp, unsigned cpus) {
   ConfigResult result;
-  result.config.nworkers = hardware_threads == 0 ? 1 : (hardware_threads > 1024 ? 1024 : hardware_threads);
+  result.config.nworkers = cpus == 0 ? 1 : (cpus > 1024 ? 1024 : cpus);
   bool nworkers_given = false;
   std::optional<std::string_view> opencilk_workers;
   for (; envp && *envp; ++envp) {
@@ -190,8 +189,8 @@ ConfigResult parse_config(const char *const *envp, unsigned hardware_threads) {
   return result;
 }
 
-Config load_config_or_exit() {
-  ConfigResult r = parse_config(environ, std::thread::hardware_concurrency());
+Config load_config_or_exit(unsigned cpus) {
+  ConfigResult r = parse_config(environ, cpus);
   for (const std::string &w : r.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   if (!r.error.empty()) {
     std::fprintf(stderr, "%s\n", r.error.c_str());

@@ -51,11 +51,12 @@ struct ConfigResult {
 };
 
 // envp: "NAME=VALUE" entries terminated by nullptr (the shape of environ).
-// hardware_threads: the default worker count (0 is taken as 1).
-ConfigResult parse_config(const char *const *envp, unsigned hardware_threads);
+// cpus: the default worker count, the CPUs this process may run on (0 is
+// taken as 1).
+ConfigResult parse_config(const char *const *envp, unsigned cpus);
 
-// parse_config(environ, ...) with warnings printed; prints the error and
+// parse_config(environ, cpus) with warnings printed; prints the error and
 // exits with status 2 on a bad value.
-Config load_config_or_exit();
+Config load_config_or_exit(unsigned cpus);
 
 }  // namespace cilkpp::rt

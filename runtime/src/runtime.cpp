@@ -49,6 +49,8 @@ void child_after_fork() {
 }  // namespace
 
 unsigned usable_cpus() noexcept {
+  // One system call; hardware_concurrency() reads a file (and counts CPUs
+  // this process may not be allowed to use).
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
   const unsigned n = std::thread::hardware_concurrency();
@@ -61,13 +63,14 @@ Runtime &Runtime::instance() {
   if (Runtime *runtime = the_runtime.load(std::memory_order_acquire)) return *runtime;
   const std::lock_guard<std::mutex> lock(starting);
   if (Runtime *runtime = the_runtime.load(std::memory_order_relaxed)) return *runtime;
-  auto *runtime = new Runtime(load_config_or_exit());
+  const unsigned cpus = usable_cpus();
+  auto *runtime = new Runtime(load_config_or_exit(cpus), cpus);
   std::atexit(shutdown_at_exit);
   the_runtime.store(runtime, std::memory_order_release);
   return *runtime;
 }
 
-Runtime::Runtime(const Config &config) : config_(config) {
+Runtime::Runtime(const Config &config, unsigned cpus) : config_(config), cpus_(cpus) {
   if (config_.canonical_check) canonical_check::enable();
   install_stack_overflow_report();
   start(config_.nworkers);
@@ -75,7 +78,6 @@ Runtime::Runtime(const Config &config) : config_(config) {
 
 void Runtime::start(unsigned nworkers) {
   nworkers_ = nworkers;
-  cpus_ = usable_cpus();
   slots_.clear();
   const std::uint64_t reference_core_ns = nworkers > 1 ? probe_core_ns() : 0;
   for (unsigned i = 0; i < nworkers; ++i) {

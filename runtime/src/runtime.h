@@ -94,7 +94,7 @@ class Runtime {
   };
   void write_trace() const;
 
-  explicit Runtime(const Config &config);
+  Runtime(const Config &config, unsigned cpus);
   void start(unsigned nworkers);  // root_mutex_ held or not yet shared
   void stop_and_join();           // root_mutex_ held, no root active
   void join_threads() noexcept;
@@ -103,7 +103,7 @@ class Runtime {
 
   Config config_;
   unsigned nworkers_ = 0;
-  unsigned cpus_ = 1;  // usable_cpus() at start
+  unsigned cpus_ = 1;  // usable_cpus() when the runtime was made
   // probe_core_ns() on the thread that started the runtime: speed 1 (speed.h).
   std::uint64_t reference_core_ns_ = 0;
   std::vector<std::unique_ptr<Slot>> slots_;

@@ -4,7 +4,8 @@
 // Installed only where the program left SIGSEGV at its default action
 // (sanitizers and debuggers install their own handlers first). The handler
 // runs on an alternate signal stack of the thread's own; it prints one line
-// when the faulting address lies just below the thread's stack, then
+// when the faulting address lies next to the interrupted stack pointer (on
+// Linux x86-64 and aarch64; elsewhere, just below the thread's stack), then
 // restores the default action so that the fault kills the process as
 // before (core dump, status 139).
 #pragma once

@@ -12,11 +12,11 @@ namespace {
 
 using namespace cilkpp::rt;
 
-ConfigResult parse(std::vector<std::string> entries, unsigned hw = 8) {
+ConfigResult parse(std::vector<std::string> entries, unsigned cpus = 8) {
   std::vector<const char *> envp;
   for (const std::string &e : entries) envp.push_back(e.c_str());
   envp.push_back(nullptr);
-  return parse_config(envp.data(), hw);
+  return parse_config(envp.data(), cpus);
 }
 
 TEST(Config, DefaultsWithoutVariables) {
@@ -167,7 +167,7 @@ TEST(ConfigDeathTest, BadValueExitsWithStatus2) {
   EXPECT_EXIT(
       {
         setenv("CILKPP_NWORKERS", "abc", 1);
-        load_config_or_exit();
+        load_config_or_exit(4);
       },
       ::testing::ExitedWithCode(2), "cilkpp: error: CILKPP_NWORKERS='abc' is not an integer between 1 and 1024");
 }
