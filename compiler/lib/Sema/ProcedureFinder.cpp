@@ -361,6 +361,14 @@ class Binder {
     Site.Callee = Call->getDirectCallee();
 
     const Stmt *Parent = PM.getParentIgnoreParenImpCasts(const_cast<Expr *>(E));
+    // `long c{spawn f()};`, `std::string s{spawn g()};`: braces around the
+    // initializer of a scalar, or of an object the call itself initializes.
+    const Expr *Initializer = E;
+    if (const auto *Braces = dyn_cast_or_null<InitListExpr>(Parent);
+        Braces && Braces->getNumInits() == 1 && (Braces->isTransparent() || Braces->getType()->isScalarType())) {
+      Initializer = Braces;
+      Parent = PM.getParentIgnoreParenImpCasts(const_cast<InitListExpr *>(Braces));
+    }
     const Expr *AssignLHS = nullptr;  // `x` of `x = spawn f()`, for scalars and classes alike
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent);
         BO && BO->getOpcode() == BO_Assign && BO->getRHS()->IgnoreParenImpCasts() == E->IgnoreParenImpCasts())
@@ -395,7 +403,7 @@ class Binder {
       const auto *Var = dyn_cast<VarDecl>(Decl->getSingleDecl());
       // (`long c = (spawn f());` too.)
       const auto Bare = [](const Expr *X) { return IgnoreExprNodes(X, IgnoreImplicitSingleStep, IgnoreParensSingleStep); };
-      if (!Var || !Var->getInit() || Bare(Var->getInit()) != Bare(E)) {
+      if (!Var || !Var->getInit() || Bare(Var->getInit()) != Bare(Initializer)) {
         diag::report(Diags, U.Loc, diag::SpawnTargetUnsupported) << "the spawned call must be the whole initializer";
         return false;
       }
