@@ -4,17 +4,18 @@
 #include "CodeGen/SourceText.h"
 #include "Dialect/MacroHistory.h"
 #include "Support/Instantiations.h"
-#include "Support/SourceRanges.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
 #include <fmt/format.h>
 
-#include <map>
-#include <optional>
+#include <vector>
 
 using namespace clang;
 
@@ -22,141 +23,102 @@ namespace cilkpp {
 namespace {
 
 struct Written {
-  unsigned Begin, End;       // main-file offsets of `template` and of the ';' after it
-  const DeclContext *Scope;  // where it was written
+  unsigned Begin, End;  // main-file offsets of `template` and of the ';' that ends it
+  llvm::StringSet<> Names;  // the identifiers in it
 };
 
-class Finder {
- public:
-  explicit Finder(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
-
-  // A class's explicit instantiation is a declaration of its own, which
-  // records its `template` keyword.
-  std::optional<Written> ofClass(const ClassTemplateSpecializationDecl *Spec) const {
-    const SourceLocation Template = Spec->getTemplateKeywordLoc();
-    const SourceLocation Semi = semicolonAfter(Ctx, Spec->getSourceRange().getEnd());
-    if (Template.isInvalid() || !Template.isFileID() || Semi.isInvalid() || !SM.isWrittenInMainFile(Template))
-      return std::nullopt;
-    return Written{SM.getFileOffset(Template), SM.getFileOffset(Semi), Spec->getLexicalDeclContext()};
-  }
-
-  // A function's records only where it names the function: the statement
-  // around that is found by lexing from the end of the declaration before
-  // it in the same namespace.
-  std::optional<Written> ofFunction(const FunctionDecl *FD) const {
-    const SourceLocation Name = FD->getPointOfInstantiation();
-    if (Name.isInvalid() || !Name.isFileID() || !SM.isWrittenInMainFile(Name)) return std::nullopt;
-    const unsigned At = SM.getFileOffset(Name);
-    const DeclContext *Scope = Ctx.getTranslationUnitDecl();
-    std::optional<unsigned> From = innermostScope(Scope, At);
-    if (!From) return std::nullopt;
-    return statementAround(*From, At, Scope);
-  }
-
- private:
-  // Narrows Scope to the innermost namespace written around At; returns the
-  // offset where the statements before At begin (after the declaration
-  // before it, or the namespace's '{').
-  std::optional<unsigned> innermostScope(const DeclContext *&Scope, unsigned At) const {
-    std::optional<unsigned> From = 0;
-    while (true) {
-      const Decl *Before = nullptr;
-      const NamespaceDecl *Around = nullptr;
-      for (const Decl *D : Scope->decls()) {
-        if (D->isImplicit()) continue;
-        if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D);
-            Spec && Spec->getSpecializationKind() == TSK_ImplicitInstantiation)
-          continue;
-        const SourceRange R = D->getSourceRange();
-        if (!R.getBegin().isFileID() || !R.getEnd().isFileID() || !SM.isWrittenInMainFile(R.getBegin())) continue;
-        const unsigned Begin = SM.getFileOffset(R.getBegin()), End = SM.getFileOffset(R.getEnd());
-        if (Begin <= At && At <= End) {
-          Around = dyn_cast<NamespaceDecl>(D);
-          if (!Around) return std::nullopt;  // (in a class or a linkage block)
-        } else if (End < At && (!Before || SM.getFileOffset(Before->getEndLoc()) < End)) {
-          Before = D;
-        }
+// The explicit instantiation definitions written in the main file: at
+// namespace scope, statements that begin with `template` not followed by
+// `<`. (Clang records a class's, but of a function's only the point of its
+// first instantiation, which may be a use before it.) The lexer passes over
+// preprocessor directives and the bodies of classes and functions.
+std::vector<Written> writtenInstantiations(const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FileID File = SM.getMainFileID();
+  const StringRef Buffer = SM.getBufferData(File);
+  Lexer Raw(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Buffer.begin(), Buffer.begin(), Buffer.end());
+  std::vector<Written> Found;
+  std::vector<bool> Braces;  // open braces; true: a namespace's or linkage block's
+  unsigned Parens = 0;
+  std::vector<Token> Statement;  // the tokens of the namespace-scope statement so far
+  auto AtNamespaceScope = [&] { return llvm::all_of(Braces, [](bool Namespace) { return Namespace; }); };
+  auto IsWord = [](const Token &T, StringRef Word) {
+    return T.is(tok::raw_identifier) && T.getRawIdentifier() == Word;
+  };
+  Token T;
+  bool Lexed = false;  // T holds a token not looked at yet
+  while (true) {
+    if (!Lexed) Raw.LexFromRawLexer(T);
+    Lexed = false;
+    if (T.is(tok::eof)) break;
+    if (T.is(tok::hash) && T.isAtStartOfLine()) {
+      do Raw.LexFromRawLexer(T);
+      while (T.isNot(tok::eof) && !T.isAtStartOfLine());
+      Lexed = true;
+      continue;
+    }
+    const bool Outside = AtNamespaceScope();
+    if (Outside) Statement.push_back(T);
+    if (T.isOneOf(tok::l_paren, tok::l_square)) {
+      ++Parens;
+    } else if (T.isOneOf(tok::r_paren, tok::r_square)) {
+      Parens -= Parens > 0;
+    } else if (T.is(tok::l_brace)) {
+      // `namespace a {`, `inline namespace {`, `extern "C++" {`.
+      const bool Opens = Outside && !Statement.empty() &&
+                         (IsWord(Statement[0], "namespace") ||
+                          (IsWord(Statement[0], "inline") && Statement.size() > 1 && IsWord(Statement[1], "namespace")) ||
+                          (IsWord(Statement[0], "extern") && Statement.size() == 3 &&
+                           Statement[1].is(tok::string_literal)));
+      Braces.push_back(Opens);
+      if (Opens) Statement.clear();
+    } else if (T.is(tok::r_brace)) {
+      if (Braces.empty()) break;
+      Braces.pop_back();
+      if (AtNamespaceScope()) Statement.clear();  // (`};` then ends an empty statement)
+    } else if (T.is(tok::semi) && Outside && Parens == 0) {
+      if (Statement.size() > 2 && IsWord(Statement[0], "template") && Statement[1].isNot(tok::less)) {
+        Written W{SM.getFileOffset(Statement[0].getLocation()), SM.getFileOffset(T.getLocation()), {}};
+        for (const Token &Word : Statement)
+          if (Word.is(tok::raw_identifier)) W.Names.insert(Word.getRawIdentifier());
+        Found.push_back(std::move(W));
       }
-      if (Before) From = SM.getFileOffset(Before->getEndLoc()) + Lexer::MeasureTokenLength(Before->getEndLoc(), SM, Ctx.getLangOpts());
-      if (!Around) return From;
-      // Into the namespace: its statements begin after its '{'.
-      std::optional<Token> Brace = Lexer::findNextToken(Around->getLocation(), SM, Ctx.getLangOpts());
-      while (Brace && Brace->isNot(tok::l_brace)) Brace = Lexer::findNextToken(Brace->getLocation(), SM, Ctx.getLangOpts());
-      if (!Brace) return std::nullopt;
-      From = SM.getFileOffset(Brace->getLocation()) + 1;
-      Scope = Around;
+      Statement.clear();
     }
   }
+  return Found;
+}
 
-  // The statement that holds At, lexing from From: it begins after the last
-  // ';' or '}' at bracket depth 0 before At and ends at the first ';' at
-  // depth 0 after it; preprocessor directives are passed over. Nothing
-  // unless it begins with `template`.
-  std::optional<Written> statementAround(unsigned From, unsigned At, const DeclContext *Scope) const {
-    const FileID File = SM.getMainFileID();
-    const StringRef Buffer = SM.getBufferData(File);
-    Lexer Raw(SM.getLocForStartOfFile(File), Ctx.getLangOpts(), Buffer.begin(), Buffer.begin() + From, Buffer.end());
-    std::optional<unsigned> Begin;
-    int Depth = 0;
-    bool AtStatementStart = true;
-    Token T;
-    bool Lexed = false;  // T holds a token not looked at yet
-    while (true) {
-      if (!Lexed) Raw.LexFromRawLexer(T);
-      Lexed = false;
-      if (T.is(tok::eof)) return std::nullopt;
-      if (T.is(tok::hash) && T.isAtStartOfLine()) {
-        do Raw.LexFromRawLexer(T);
-        while (T.isNot(tok::eof) && !T.isAtStartOfLine());
-        Lexed = true;
-        continue;
-      }
-      const unsigned Offset = SM.getFileOffset(T.getLocation());
-      if (AtStatementStart && Offset < At) Begin = Offset;
-      AtStatementStart = false;
-      if (T.isOneOf(tok::l_paren, tok::l_square, tok::l_brace)) {
-        ++Depth;
-      } else if (T.isOneOf(tok::r_paren, tok::r_square, tok::r_brace)) {
-        if (--Depth < 0) return std::nullopt;
-        AtStatementStart = Depth == 0 && T.is(tok::r_brace);
-      } else if (T.is(tok::semi) && Depth == 0) {
-        if (Offset > At) break;
-        AtStatementStart = true;
-      }
-    }
-    if (!Begin) return std::nullopt;
-    const Token First = firstTokenAt(*Begin);
-    if (!First.is(tok::raw_identifier) || First.getRawIdentifier() != "template") return std::nullopt;
-    return Written{*Begin, SM.getFileOffset(T.getLocation()), Scope};
+// The namespace (or linkage block) written around Offset, innermost.
+const DeclContext *scopeAround(const SourceManager &SM, const DeclContext *Scope, unsigned Offset) {
+  for (const Decl *D : Scope->decls()) {
+    if (!isa<NamespaceDecl, LinkageSpecDecl>(D)) continue;
+    const SourceRange R = D->getSourceRange();
+    if (!R.getBegin().isFileID() || !R.getEnd().isFileID() || !SM.isWrittenInMainFile(R.getBegin())) continue;
+    if (SM.getFileOffset(R.getBegin()) <= Offset && Offset <= SM.getFileOffset(R.getEnd()))
+      return scopeAround(SM, cast<DeclContext>(D), Offset);
   }
-
-  Token firstTokenAt(unsigned Offset) const {
-    Token T;
-    Lexer::getRawToken(SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Offset), T, SM, Ctx.getLangOpts());
-    return T;
-  }
-
-  ASTContext &Ctx;
-  const SourceManager &SM;
-};
+  return Scope;
+}
 
 }  // namespace
 
 void moveExplicitInstantiations(ASTContext &Ctx, Rewriter &Main, ArrayRef<const FunctionDecl *> Procedures,
                                 const MacroHistory *Macros, StringRef FileName) {
-  const Finder Find(Ctx);
-  std::map<unsigned, Written> Moved;  // by offset: each once, in the file's order
+  // The names an explicit instantiation of a cilk procedure names.
+  llvm::StringSet<> Instantiated;
   for (const FunctionDecl *FD : Procedures) {
-    if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition)
-      if (std::optional<Written> W = Find.ofFunction(FD)) Moved.emplace(W->Begin, *W);
+    if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition && FD->getIdentifier())
+      Instantiated.insert(FD->getName());
     for (const ClassTemplateSpecializationDecl *Spec : enclosingSpecializations(FD))
-      if (Spec->getSpecializationKind() == TSK_ExplicitInstantiationDefinition)
-        if (std::optional<Written> W = Find.ofClass(Spec)) Moved.emplace(W->Begin, *W);
+      if (Spec->getSpecializationKind() == TSK_ExplicitInstantiationDefinition) Instantiated.insert(Spec->getName());
   }
+  if (Instantiated.empty()) return;
   const SourceManager &SM = Ctx.getSourceManager();
   const SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
   const SourceLocation End = SM.getLocForEndOfFile(SM.getMainFileID());
-  for (const auto &[Offset, W] : Moved) {
+  for (const Written &W : writtenInstantiations(Ctx)) {
+    if (llvm::none_of(W.Names, [&](const auto &Name) { return Instantiated.contains(Name.getKey()); })) continue;
     const CharSourceRange Range =
         CharSourceRange::getCharRange(Start.getLocWithOffset(W.Begin), Start.getLocWithOffset(W.End + 1));
     const std::string Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
@@ -167,7 +129,7 @@ void moveExplicitInstantiations(ASTContext &Ctx, Rewriter &Main, ArrayRef<const 
     // (At its own column too, so that diagnostics' carets stay right.)
     const std::string Here = fmt::format("{}{:{}}{}\n", lineDirective(SM.getPresumedLineNumber(Range.getBegin()), FileName),
                                          "", SM.getSpellingColumnNumber(Range.getBegin()) - 1, Text);
-    const std::string Scoped = inScope(W.Scope, Here);
+    const std::string Scoped = inScope(scopeAround(SM, Ctx.getTranslationUnitDecl(), W.Begin), Here);
     Main.InsertTextAfter(End, fmt::format("\n{}", Macros ? Macros->macrosAsAt(SM, Ctx.getLangOpts(), W.Begin, W.Begin,
                                                                               W.End, Scoped)
                                                         : Scoped));
