@@ -271,25 +271,41 @@ class Lowering {
   // `for (init; x : r)`: the init-statement, which opens the block.
   std::string initStatement(const CXXForRangeStmt *S) const {
     const Stmt *Init = S->getInit();
-    return Init ? StringRef(text(Init->getBeginLoc(), S->getLoopVarStmt()->getBeginLoc())).trim().str() + " " : "";
+    return Init ? StringRef(text(Init->getBeginLoc(), loopDeclarationBegin(S))).trim().str() + " " : "";
+  }
+
+  // Where the loop variable's declaration begins: after the '(' or the
+  // init-statement, before any attribute (`[[maybe_unused]] auto &x`), which
+  // the DeclStmt's range leaves out.
+  SourceLocation loopDeclarationBegin(const CXXForRangeStmt *S) const {
+    if (const Stmt *Init = S->getInit()) {
+      const SourceLocation Semi =
+          isa<DeclStmt>(Init) ? SM.getExpansionLoc(Init->getEndLoc()) : semicolonAfter(Ctx, Init->getEndLoc());
+      if (Semi.isValid()) return Semi.getLocWithOffset(1);
+    } else if (std::optional<Token> Paren =
+                   Lexer::findNextToken(SM.getExpansionLoc(S->getForLoc()), SM, Ctx.getLangOpts());
+               Paren && Paren->is(tok::l_paren)) {
+      return Paren->getEndLoc();
+    }
+    return S->getLoopVarStmt()->getBeginLoc();
   }
 
   // The first and last iterators of the range held in RangeName, as the loop
-  // finds them: an array's bounds, the range's begin() and end(), or those
-  // that argument-dependent lookup finds. In a template, where that is known
-  // per instantiation, RangeHelpers choose.
+  // finds them: an array's bounds, the range's begin() and end(), or else
+  // RangeHelpers', which choose in a template per instantiation and
+  // otherwise find begin() and end() by argument-dependent lookup from
+  // namespace scope (a plain `begin(r)` here would find a member or local
+  // named begin first, where the loop looks only by that lookup).
   std::pair<std::string, std::string> iteratorBounds(const CXXForRangeStmt *S, StringRef RangeName, bool Dependent) {
-    if (Dependent) {
-      UsesRangeHelpers = true;
-      return {fmt::format("__cilkpp_range_begin({}, 0)", RangeName),
-              fmt::format("__cilkpp_range_end({}, 0)", RangeName)};
+    if (!Dependent) {
+      if (const auto *Array = Ctx.getAsConstantArrayType(S->getRangeInit()->getType()))
+        return {RangeName.str(), fmt::format("{} + {}", RangeName, Array->getSize().getZExtValue())};
+      const auto *BeginDecl = cast<VarDecl>(S->getBeginStmt()->getSingleDecl());
+      if (isa<CXXMemberCallExpr>(BeginDecl->getInit()->IgnoreImplicit()))
+        return {fmt::format("{}.begin()", RangeName), fmt::format("{}.end()", RangeName)};
     }
-    if (const auto *Array = Ctx.getAsConstantArrayType(S->getRangeInit()->getType()))
-      return {RangeName.str(), fmt::format("{} + {}", RangeName, Array->getSize().getZExtValue())};
-    const auto *BeginDecl = cast<VarDecl>(S->getBeginStmt()->getSingleDecl());
-    if (isa<CXXMemberCallExpr>(BeginDecl->getInit()->IgnoreImplicit()))
-      return {fmt::format("{}.begin()", RangeName), fmt::format("{}.end()", RangeName)};
-    return {fmt::format("begin({})", RangeName), fmt::format("end({})", RangeName)};
+    UsesRangeHelpers = true;
+    return {fmt::format("__cilkpp_range_begin({}, 0)", RangeName), fmt::format("__cilkpp_range_end({}, 0)", RangeName)};
   }
 
   // The loop variable's declaration from `*__begin`. A reference to the
@@ -300,6 +316,11 @@ class Lowering {
   // `decltype(auto) x = (*__begin)`.
   std::string loopVariable(const CXXForRangeStmt *S, bool Dependent, const std::string &Value) const {
     const VarDecl *V = S->getLoopVariable();
+    const std::string Attributes = StringRef(text(loopDeclarationBegin(S), S->getLoopVarStmt()->getBeginLoc())).trim().str();
+    return (Attributes.empty() ? "" : Attributes + " ") + declaredFrom(S, V, Dependent, Value);
+  }
+
+  std::string declaredFrom(const CXXForRangeStmt *S, const VarDecl *V, bool Dependent, const std::string &Value) const {
     const std::string Written = StringRef(text(S->getLoopVarStmt()->getBeginLoc(), S->getColonLoc())).rtrim().str();
     const std::string Name = V->getName().str();
     if (isa<DecompositionDecl>(V) || Name.empty() || V->getLocation().isMacroID())

@@ -23,6 +23,11 @@ void elideKeywords(Rewriter &Main, llvm::ArrayRef<KeywordUse> Uses, llvm::ArrayR
   // a keyword are the user's.
   for (const KeywordUse &U : Uses) {
     CharSourceRange Keyword = CharSourceRange::getTokenRange(U.Loc, U.End);
+    // OpenCilk's spellings of sync stay, for the host's macro to make
+    // `static_cast<void>(0)` of: a blank would leave an empty statement,
+    // and `if (c) cilk_sync;` would warn (-Wempty-body) where the parallel
+    // build does not.
+    if (U.Kind == KeywordKind::Sync && U.Spelling != "sync") continue;
     Main.ReplaceText(Keyword, blankedKeyword(Main.getRewrittenText(Keyword), U.Kind == KeywordKind::CilkFor));
   }
 }

@@ -371,7 +371,8 @@ void parallel_for(const Index &first, const Bound &last, std::int64_t step, Loop
     loop_detail::split_loop(first, last, step, test, grain, where, static_cast<Body &&>(body));
   else
     static_assert(!std::is_same_v<Index, Index>,
-                  "cilkpp: the loop variable of a cilk_for must be an integer or a random-access iterator");
+                  "cilkpp: the loop variable of a cilk_for must be an integer or a random-access iterator "
+                  "(of a range-based cilk_for, the range's iterators must be random-access)");
 }
 
 }  // namespace cilkpp::rt
