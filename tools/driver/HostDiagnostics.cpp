@@ -11,6 +11,7 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace cilkpp::driver {
@@ -172,6 +173,8 @@ class Cleaner {
 
  private:
   void line(llvm::StringRef Line, const std::string &Plain) {
+    const bool AfterHeadingLine = std::exchange(AfterHeading, false);
+    const bool AfterOldSourceLine = std::exchange(AfterOldSource, false);
     if (isContext(Plain)) return context(Line, Plain);
     if (isSummary(Plain)) return summary();
     if (std::optional<Heading> H = headingOf(Plain)) return heading(Line, *H);
@@ -181,6 +184,8 @@ class Cleaner {
       PendingContext += Line;
       return;
     }
+    if (AfterHeadingLine && !Skipping && oldLayoutSource(Line, Plain)) return;
+    if (AfterOldSourceLine && !Skipping && oldLayoutMarks(Line, Plain)) return;
     const bool IsSnippet = llvm::StringRef(Plain).starts_with(" ");
     if (!IsSnippet) Skipping = false;
     if (Skipping) return;
@@ -307,7 +312,35 @@ class Cleaner {
     }
     QuotesUser = true;
     MarksUser = H.Column <= (Current ? Width + 1 : H.Column);
+    AfterHeading = true;
     Out += Text + "\n";
+  }
+
+  // Before clang 16 (Debian 12's clang++ is 14) a snippet is the source line
+  // as it is, then a line of marks, without the `N | ` gutter: the line
+  // after a diagnostic on a .cilkpp line that has no gutter is that source
+  // line, replaced by the user's where it quotes the translation's. True
+  // when handled.
+  bool oldLayoutSource(llvm::StringRef Line, llvm::StringRef Plain) {
+    static const llvm::Regex Gutter("^ *[0-9]+ \\| ");
+    if (!Current || Gutter.match(Plain)) return false;
+    QuotesUser = Plain == *Current || Plain == withTabsExpanded(*Current);
+    Out += (QuotesUser ? Line.str() : *Current) + "\n";
+    AfterOldSource = true;
+    return true;
+  }
+  // Its marks, kept where they mark the user's text.
+  bool oldLayoutMarks(llvm::StringRef Line, llvm::StringRef Plain) {
+    static const llvm::Regex MarksOnly("^ *[\\^~][\\^~ ]*$");
+    if (!MarksOnly.match(Plain)) return false;
+    if (!Marks.empty()) {
+      // (Built for the gutter layout: `      | ` before them.)
+      Out += llvm::StringRef(Marks).drop_front(8).str() + "\n";
+      Marks.clear();
+    } else if (QuotesUser && MarksUser) {
+      Out += Line.str() + "\n";
+    }
+    return true;
   }
 
   // A snippet line after a diagnostic on a .cilkpp line: the source line is
@@ -405,6 +438,9 @@ class Cleaner {
   // (quotedNameOnLine), or empty.
   std::string Marks;
   bool QuotesUser = true, MarksUser = true;
+  // The line before was a diagnostic's heading, or a source line of the
+  // layout without a gutter (oldLayoutSource).
+  bool AfterHeading = false, AfterOldSource = false;
   std::map<std::string, std::vector<std::string>> Files;
 };
 
