@@ -127,15 +127,20 @@ class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
 // What a range-based for in a template calls for its first and last
 // iterator, so each instantiation finds them as the loop would: the range's
 // own begin()/end() (preferred: 0 converts to int exactly), else begin()/end()
-// found by argument-dependent lookup, or an array's bounds. Written once at
-// the top of a file that needs it, in plain C++ (no header).
+// found by argument-dependent lookup, or an array's bounds; and what
+// `const auto &x = *it` binds per instantiation: a reference to an element,
+// or (where *it is a prvalue) the value itself, which a frame can hold.
+// Written once at the top of a file that needs it, in plain C++ (no header).
 constexpr const char *RangeHelpers =
     "template <class R> auto __cilkpp_range_begin(R &r, int) -> decltype(r.begin()) { return r.begin(); }\n"
     "template <class R> auto __cilkpp_range_begin(R &r, long) -> decltype(begin(r)) { return begin(r); }\n"
     "template <class T, decltype(sizeof(0)) N> T *__cilkpp_range_begin(T (&r)[N], int) { return r; }\n"
     "template <class R> auto __cilkpp_range_end(R &r, int) -> decltype(r.end()) { return r.end(); }\n"
     "template <class R> auto __cilkpp_range_end(R &r, long) -> decltype(end(r)) { return end(r); }\n"
-    "template <class T, decltype(sizeof(0)) N> T *__cilkpp_range_end(T (&r)[N], int) { return r + N; }\n";
+    "template <class T, decltype(sizeof(0)) N> T *__cilkpp_range_end(T (&r)[N], int) { return r + N; }\n"
+    "template <class R> struct __cilkpp_const_bound { using type = const R; };\n"
+    "template <class R> struct __cilkpp_const_bound<R &> { using type = const R &; };\n"
+    "template <class R> struct __cilkpp_const_bound<R &&> { using type = const R &; };\n";
 
 // A temporary object, or a member or element of one.
 static bool isPartOfTemporary(const Expr *E) {
@@ -312,15 +317,17 @@ class Lowering {
   // temporary `*__begin` makes (`const auto &x` over `std::views::iota`)
   // could not live in a frame: the variable holds the value instead, which
   // is what binding the temporary to it means. In a template, where the
-  // value category is known per instantiation, only `auto &&x` can say so:
-  // `decltype(auto) x = (*__begin)`.
-  std::string loopVariable(const CXXForRangeStmt *S, bool Dependent, const std::string &Value) const {
+  // value category is known per instantiation, `auto &&x` says so as
+  // `decltype(auto) x = (*__begin)`, and `const auto &x` through
+  // RangeHelpers' __cilkpp_const_bound.
+  std::string loopVariable(const CXXForRangeStmt *S, bool Dependent, const std::string &Value) {
     const VarDecl *V = S->getLoopVariable();
-    const std::string Attributes = StringRef(text(loopDeclarationBegin(S), S->getLoopVarStmt()->getBeginLoc())).trim().str();
+    const std::string Attributes =
+        StringRef(text(loopDeclarationBegin(S), S->getLoopVarStmt()->getBeginLoc())).trim().str();
     return (Attributes.empty() ? "" : Attributes + " ") + declaredFrom(S, V, Dependent, Value);
   }
 
-  std::string declaredFrom(const CXXForRangeStmt *S, const VarDecl *V, bool Dependent, const std::string &Value) const {
+  std::string declaredFrom(const CXXForRangeStmt *S, const VarDecl *V, bool Dependent, const std::string &Value) {
     const std::string Written = StringRef(text(S->getLoopVarStmt()->getBeginLoc(), S->getColonLoc())).rtrim().str();
     const std::string Name = V->getName().str();
     if (isa<DecompositionDecl>(V) || Name.empty() || V->getLocation().isMacroID())
@@ -334,6 +341,10 @@ class Lowering {
     if (Dependent) {
       if (Type.ends_with("&&") && Unreferenced == "auto")
         return fmt::format("decltype(auto) {} = ({})", Rest, Value);
+      if (!Type.ends_with("&&") && (Unreferenced == "const auto" || Unreferenced == "auto const")) {
+        UsesRangeHelpers = true;
+        return fmt::format("typename __cilkpp_const_bound<decltype(({}))>::type {} = {}", Value, Rest, Value);
+      }
       return fmt::format("{} = {}", Written, Value);
     }
     const Expr *Init = V->getInit();
