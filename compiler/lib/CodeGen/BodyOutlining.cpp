@@ -856,9 +856,10 @@ class Outliner {
     if (!Function || !hiddenMemberType(T, Function)) return true;
     const std::vector<HiddenTypeSource> Sources = hiddenTypeSources(Function);
     if (llvm::none_of(Sources, [&](const HiddenTypeSource &S) { return Ctx.hasSameUnqualifiedType(S.Type, T); }))
-      return refuse(fmt::format("the type of '{}', {}, is a private or protected member type that no public call in "
+      return refuse(fmt::format("the type of {} is a private or protected member type that no public call in "
                                 "its function names",
-                                D->getName(), What));
+                                What.starts_with("its range's") ? What.str()
+                                                                : fmt::format("'{}', {},", D->getName(), What)));
     for (const HiddenTypeSource &S : Sources) nameHiddenType(Ctx, S);
     return true;
   }
@@ -949,9 +950,15 @@ class Outliner {
   bool loopParameters(const ParallelLoop &L, const OuterUses &Uses, std::vector<Parameter> &Params) {
     if (!referenceParameters(Uses, Params, L.Var)) return false;
     const std::string Name = L.Var->getName().str();
+    // (The iterator a range-based cilk_for loops over once rewritten:
+    // StatementLowering names it.)
+    const bool RangeIterator = StringRef(Name).starts_with("__cilkpp_begin_");
     const bool Deduced = deducedPerInstantiation(L.Var->getType());
     if (Deduced ? !nameableInInstantiations(L.Var) : !isNameableOutsideFunction(L.Var->getType()))
-      return refuse(fmt::format("the type of its loop variable '{}' cannot be named outside its function", Name));
+      return refuse(RangeIterator ? "the type of its range's iterator cannot be named outside its function"
+                                  : fmt::format("the type of its loop variable '{}' cannot be named outside its "
+                                                "function",
+                                                Name));
     // (A body need not use it: `cilk_for (int i = 0; i < n; ++i) spawn work();`.)
     const std::string Unused = Uses.Vars.count(L.Var) ? "" : "[[maybe_unused]] ";
     if (Deduced) {
@@ -959,7 +966,8 @@ class Outliner {
       return true;
     }
     // (An iterator of a view, `std::ranges::iota_view<long, long>::_Iterator`.)
-    if (!spellsHiddenType(L.Var, L.Var->getType(), "its loop variable")) return false;
+    if (!spellsHiddenType(L.Var, L.Var->getType(), RangeIterator ? "its range's iterator" : "its loop variable"))
+      return false;
     Params.push_back({Unused + declareQualified(Ctx, spelledWithoutVariables(L.Var->getType()), Name), Name, Name});
     return true;
   }
