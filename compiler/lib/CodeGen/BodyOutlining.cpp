@@ -1015,7 +1015,11 @@ class Outliner {
       Counterpart Finder;
       Finder.At = D->getLocation();
       Finder.TraverseStmt(Instance->getBody());
-      if (Finder.Found && !isNameableOutsideFunction(Finder.Found->getType().getNonReferenceType())) return false;
+      // (A view's private iterator type, in an instantiation's range-based
+      // cilk_for: the moved body would be instantiated with it.)
+      if (Finder.Found && (!isNameableOutsideFunction(Finder.Found->getType().getNonReferenceType()) ||
+                           hiddenMemberType(Finder.Found->getType(), Instance)))
+        return false;
     }
     return true;
   }
