@@ -82,6 +82,40 @@ size_t closingParen(llvm::StringRef Text) {
   return llvm::StringRef::npos;
 }
 
+// A self-contained member's clone, a static member of a local class in the
+// member (Support/SelfContainedMembers.h), as g++ names it: Before is
+// `...static member function 'static long int Tree::m(int) const::`, Clone
+// `__cilkpp_m_fast(cilkpp::rt::Worker*, ..., const Tree*, int)...`. Named as
+// the member: `...member function 'long int Tree::m(int) const`. Only a fast
+// clone's arguments tell a static member (no object) from another.
+std::optional<std::string> selfContainedClone(llvm::StringRef Before, llvm::StringRef Clone) {
+  static constexpr llvm::StringLiteral StaticHead = "static member function ";
+  const size_t Head = Before.find(StaticHead);
+  const size_t Paren = Clone.find('(');
+  if (Head == llvm::StringRef::npos || Paren == llvm::StringRef::npos || !Before.ends_with("::")) return std::nullopt;
+  llvm::StringRef Member = Before.drop_front(Head + StaticHead.size()).drop_back(2);
+  // (g++ quotes with ‘’ in a UTF-8 locale.)
+  const llvm::StringRef Quote = Member.starts_with("'") ? "'" : "\xE2\x80\x98";
+  if (!Member.consume_front(Quote)) return std::nullopt;
+  const llvm::StringRef CloneName = Clone.take_front(Paren);
+  bool Static = false;
+  if (CloneName.ends_with("_fast") || CloneName.ends_with("_fast_tail")) {
+    // The member's class: its qualified name up to the last `::`.
+    const llvm::StringRef Name = Member.take_front(Member.find('(')).rsplit(' ').second;
+    const llvm::StringRef Class = Name.take_front(Name.rfind("::"));
+    llvm::StringRef Arguments = Clone.drop_front(Paren + 1);
+    Arguments.consume_front("cilkpp::rt::Worker*, cilkpp::rt::Frame*, void*, unsigned int");
+    Arguments.consume_front(", ");
+    Arguments.consume_front("const ");
+    Static = !Arguments.starts_with((Class + "*").str());
+  } else {
+    Member.consume_front("static ");
+    Member.consume_front("void ");
+  }
+  if (!Static) Member.consume_front("static ");
+  return Before.take_front(Head).str() + (Static ? StaticHead.str() : "member function ") + Quote.str() + Member.str();
+}
+
 std::string userNames(llvm::StringRef Line) {
   static constexpr llvm::StringLiteral Prefix = "__cilkpp_", Hidden = "(cilkpp::rt::Worker*, cilkpp::rt::Frame*";
   std::string Out;
@@ -94,6 +128,14 @@ std::string userNames(llvm::StringRef Line) {
     llvm::StringRef Name = Rest.take_front(NameEnd);
     Rest = Rest.drop_front(Name.size());
     llvm::StringRef Before = Line.take_front(At);
+    if (Name.ends_with("_clones") && Rest.starts_with("::" + Prefix.str())) {
+      if (std::optional<std::string> Member = selfContainedClone(Before, Rest.drop_front(2))) {
+        Out += *Member;
+        Line = Rest.drop_front(Rest.find('(') + 1);
+        Line = Line.drop_front(std::min(Line.size(), closingParen(Line) + 1));
+        continue;
+      }
+    }
     if (Name.consume_back("_fast_tail") || Name.consume_back("_fast")) {
       Name.consume_back("_internal");
       Name.consume_back("_rvalue");

@@ -636,6 +636,8 @@ class Outliner {
       if (Class->isLambda() || isa<ClassTemplateSpecializationDecl>(Class))
         return refuse("its function is a member of a class template specialization");
       const SourceLocation RBrace = Class->getBraceRange().getEnd();
+      if (RBrace.isValid() && !SM.isWrittenInMainFile(SM.getExpansionLoc(RBrace)))
+        return refuse("its function's class is defined in another file");
       if (RBrace.isInvalid() || RBrace.isMacroID() || !SM.isWrittenInMainFile(RBrace))
         return refuse("the end of its function's class is written by a macro");
       if (Host->isOutOfLine() && !Host->getQualifierLoc())

@@ -4,6 +4,7 @@
 #include "Support/Instantiations.h"
 #include "Support/Nameable.h"
 #include "Support/References.h"
+#include "Support/SelfContainedMembers.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -157,8 +158,17 @@ ProcedureNames namesFor(const FunctionDecl *FD, unsigned OverloadIndex) {
   const auto *Method = dyn_cast<CXXMethodDecl>(FD);
   const std::string Fast = "__cilkpp_" + Name + (Method && Method->getRefQualifier() == RQ_RValue ? "_rvalue" : "") +
                            (FD->isInAnonymousNamespace() ? "_internal" : "") + "_fast";
+  if (isSelfContainedMember(FD)) {
+    // (Each member's clones class is local to its own body: overloads need
+    // no index there.)
+    const std::string Clones = "__cilkpp_" + Name + "_clones";
+    const std::string Tables = InfoBase + "_tables";
+    const std::string Instance = fmt::format("{}<{}>::", Tables, Clones);
+    return {"__cilkpp_" + Unique + "_frame", Instance + "info", Instance + "stack_info",
+            "__cilkpp_" + Unique + "_resume", Fast, Clones + "::", Tables};
+  }
   return {"__cilkpp_" + Unique + "_frame", InfoBase + "_info", InfoBase + "_stack_info",
-          "__cilkpp_" + Unique + "_resume", Fast, Scope};
+          "__cilkpp_" + Unique + "_resume", Fast, Scope, ""};
 }
 
 std::string classInScope(ASTContext &Ctx, const CXXRecordDecl *RD) {
@@ -171,6 +181,8 @@ std::string classInScope(ASTContext &Ctx, const CXXRecordDecl *RD) {
 }
 
 std::string qualifiedFastName(const FunctionDecl *FD) {
+  // (Named only from its own body.)
+  if (isSelfContainedMember(FD)) return namesFor(FD, 0).Scope + namesFor(FD, 0).Fast;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     return classInScope(FD->getASTContext(), MD->getParent()) + "::" + namesFor(FD, 0).Fast + templateArguments(FD);
   std::string Scope;

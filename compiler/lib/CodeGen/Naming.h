@@ -38,8 +38,12 @@ struct ProcedureNames {
   std::string Fast;    // the fast clone (overloaded like the procedure)
   // A member function's frame and clones are members of its class, defined
   // at namespace scope: the qualifier naming them there ("C::"); empty for
-  // other procedures.
+  // other procedures. A self-contained member's are members of a local class
+  // in its body (Support/SelfContainedMembers.h): "__cilkpp_m_clones::".
   std::string Scope;
+  // A self-contained member's signature tables: the class template that
+  // holds them (Info and StackInfo name its members); empty for others.
+  std::string Tables;
 };
 
 // The fast clone past its leading base cases, where it has a head that runs

@@ -59,6 +59,20 @@ const DeclContext *frameScope(const FunctionDecl *FD) {
   return DC;
 }
 
+// The frame struct's definition, its name qualified with Qualifier.
+std::string frameStruct(const FrameDescription &Frame, const std::vector<FrameMember> &Members,
+                        const ProcedureNames &Names, StringRef Qualifier) {
+  std::string Out = fmt::format("{}struct {}{} final : ::cilkpp::rt::Frame {{\n",
+                                explicitSpecialization(Frame.Procedure->Definition), Qualifier, Names.Frame);
+  for (const FrameMember &M : Members) Out += fmt::format("  {}\n", M.Declaration);
+  if (Frame.MayThrow) Out += destroyLive(Frame);
+  if (llvm::any_of(Members, [](const FrameMember &M) { return M.RawStorage; }))
+    // (A specialization's constructor is named without its template
+    // arguments: C++20 no longer allows them there.)
+    Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", StringRef(Names.Frame).take_until([](char C) { return C == '<'; }));
+  return Out + "};\n";
+}
+
 // A member's frame is a member class, so it may name the class's private
 // types; a free procedure's is local to the file.
 std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
@@ -69,15 +83,7 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   FrameTables Tables = Signatures.definitions(Frame, Members, Names);
   std::string Out = atGlobalScope(Scope, Tables.AtGlobalScope);
   if (!Member) Out += "namespace {\n";
-  Out += fmt::format("{}struct {}{} final : ::cilkpp::rt::Frame {{\n", explicitSpecialization(FD), Names.Scope,
-                     Names.Frame);
-  for (const FrameMember &M : Members) Out += fmt::format("  {}\n", M.Declaration);
-  if (Frame.MayThrow) Out += destroyLive(Frame);
-  if (llvm::any_of(Members, [](const FrameMember &M) { return M.RawStorage; }))
-    // (A specialization's constructor is named without its template
-    // arguments: C++20 no longer allows them there.)
-    Out += fmt::format("  {0}() noexcept {{}}\n  ~{0}() {{}}\n", StringRef(Names.Frame).take_until([](char C) { return C == '<'; }));
-  Out += "};\n";
+  Out += frameStruct(Frame, Members, Names, Names.Scope);
   // The resume clone is declared before the frame infos take its address
   // (for a class template's member, before that instantiates it).
   if (!Member) Out += fmt::format("void {}(::cilkpp::rt::Worker *, ::cilkpp::rt::Frame *) noexcept;\n", Names.Resume);
@@ -98,7 +104,37 @@ std::string frameDeclarations(ASTContext &Ctx, const FrameDescription &Frame, co
   return Out + "}  // namespace\n";
 }
 
-std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
+// A self-contained member's frame infos and signature tables: static
+// members of a class template that its body instantiates with its clones
+// class, C (Support/SelfContainedMembers.h). C's frame and resume clone are
+// members of a local class, which only a template at namespace scope can
+// name; the instantiation's registration runs among the static
+// initializers, as a namespace-scope variable's would.
+std::string selfContainedTables(ASTContext &Ctx, const FrameDescription &Frame, const std::vector<FrameMember> &Members,
+                                const ProcedureNames &Names, SignatureTables &Signatures, const DeclContext *Scope) {
+  ProcedureNames InClass = Names;
+  InClass.Info = "info";
+  InClass.StackInfo = "stack_info";
+  InClass.Scope = "";
+  FrameTables Tables = Signatures.definitions(Frame, Members, InClass);
+  std::string Out = atGlobalScope(Scope, Tables.AtGlobalScope);
+  Out += fmt::format("namespace {{\ntemplate <class C> struct {} {{\n", Names.Tables);
+  Out += fmt::format("using {0} = typename C::{0};\n", Names.Frame);
+  Out += Signatures.declaration(InClass);
+  const std::string Name = Frame.Procedure->Definition->getQualifiedNameAsString();
+  const std::string Signature = SignatureTables::signatureName(InClass);
+  Out += fmt::format("static inline const ::cilkpp::rt::FrameInfo info{{\"{}\", &C::{}, sizeof({}), nullptr, &{}}};\n",
+                     Name, Names.Resume, Names.Frame, Signature);
+  if (!Frame.EagerFrame)
+    Out += fmt::format("[[maybe_unused]] static inline const ::cilkpp::rt::FrameInfo stack_info{{\"{}\", &C::{}, "
+                       "sizeof({}), &info, &{}}};\n",
+                       Name, Names.Resume, Names.Frame, Signature);
+  Out += Tables.InUnnamedNamespace;
+  return Out + "};\n" + Tables.OutsideClass + "}  // namespace\n";
+}
+
+// The public entry's statement: a root call of the fast clone.
+std::string publicEntryCall(ASTContext &Ctx, const FunctionDecl *FD) {
   std::string Args;
   // By-value parameters of class type move on to the fast clone (which
   // takes most by reference: passesByRvalueReference), as rvalue
@@ -116,8 +152,12 @@ std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
   if (thisClass(FD)) Args = ", this" + Args;
   // One line, the body's first: a debugger's breakpoint on any later line of
   // the body finds no code of it.
-  return fmt::format("{{ return ::cilkpp::rt::run_root<{0}>([&]({1}) {{ return {2}(__w, __parent, __slot, 0{3}); }}); }}",
+  return fmt::format("return ::cilkpp::rt::run_root<{0}>([&]({1}) {{ return {2}(__w, __parent, __slot, 0{3}); }});",
                      typeQualified(Ctx, FD->getReturnType()), HiddenParameters, qualifiedFastName(FD), Args);
+}
+
+std::string publicEntryBody(ASTContext &Ctx, const FunctionDecl *FD) {
+  return "{ " + publicEntryCall(Ctx, FD) + " }";
 }
 
 // The public entry passes every parameter on, so the definition names its
@@ -391,6 +431,64 @@ static std::string resumeCloneAttributes(ASTContext &Ctx, const FunctionDecl *FD
   return "";
 }
 
+// A self-contained member's body becomes its clones class and the public
+// entry's call; its tables go before its definition:
+//
+//   <tables class template>
+//   long Tree::count(int d) { struct __cilkpp_count_clones {
+//   #line <body's line>
+//     struct __cilkpp_count_frame final : ::cilkpp::rt::Frame { ... };
+//     static long __cilkpp_count_fast(...) { <the body> }
+//     static void __cilkpp_count_resume(...) noexcept { ... }
+//   };
+//   #line <body's line>
+//   static_cast<void>(&<tables>::info_registered); return ::cilkpp::rt::run_root<long>(...); }
+static void emitSelfContainedMember(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame,
+                                    const ProcedureNames &Names, const CopiedBaseCases &Head, const std::string &FastBody,
+                                    const std::string &ResumeBody, const EmitSettings &Settings) {
+  const StringRef FileName = Settings.FileName;
+  const FunctionDecl *FD = Frame.Procedure->Definition;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto *Body = cast<CompoundStmt>(FD->getBody());
+  const SourceLocation Begin = declarationBegin(Ctx, FD);
+  const SourceLocation RBrace = SM.getExpansionLoc(Body->getRBracLoc());
+  const unsigned BeginLine = SM.getPresumedLineNumber(Begin), BeginColumn = SM.getSpellingColumnNumber(Begin);
+  const unsigned BodyLine = SM.getPresumedLineNumber(SM.getExpansionLoc(Body->getLBracLoc()));
+  const unsigned EndLine = SM.getPresumedLineNumber(RBrace), EndColumn = SM.getSpellingColumnNumber(RBrace);
+  const std::vector<FrameMember> Members = frameMembers(Ctx, Frame);
+
+  std::string Before = BeginColumn > 1 ? "\n" : "";
+  Before += lineDirective(BeginLine, FileName);
+  Before += withCxxLinkage(FD, withoutMacros(Ctx, Settings, selfContainedTables(Ctx, Frame, Members, Names,
+                                                                                *Settings.Signatures, frameScope(FD))));
+  Main.InsertTextBefore(Begin, Before + lineDirective(BeginLine, FileName) + std::string(BeginColumn - 1, ' '));
+
+  const std::string Clones = StringRef(Names.Scope).drop_back(2).str();
+  const std::string Line = lineDirective(BodyLine, FileName);
+  std::string Text = fmt::format("{{ struct {} {{\n{}", Clones, Line);
+  Text += withoutMacros(Ctx, Settings, frameStruct(Frame, Members, Names, ""));
+  const PredefinedNameMacros NameMacros = predefinedNameMacros(FD->getBody(), FD);
+  Text += NameMacros.Define + Line;
+  const std::string Fast = fastSignature(Ctx, FD, "static ", Names.Fast, /*WithDefaults=*/false);
+  if (Head.Count == 0) {
+    Text += fmt::format("CILKPP_CLONES_BEGIN {} {}\n", Fast, FastBody);
+  } else {
+    const std::string Tail = fastSignature(Ctx, FD, "[[__gnu__::__noinline__]] static ", fastTailName(Names),
+                                           /*WithDefaults=*/false, readOnlyByHead(FD, Head));
+    Text += fmt::format("CILKPP_CLONES_BEGIN {} {}\n", Tail, FastBody);
+    Text += Line + Fast + " " + fastCloneHeadBody(Ctx, FD, Names, Head, FileName) + "\n";
+  }
+  Text += Line + fmt::format("{}static void {}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] "
+                             "::cilkpp::rt::Frame *__base) noexcept {} CILKPP_CLONES_END\n",
+                             resumeCloneAttributes(Ctx, FD, Frame), Names.Resume, ResumeBody);
+  Text += NameMacros.Undefine + "};\n" + Line;
+  // (Instantiates the tables, and with them their registration.)
+  Text += fmt::format("static_cast<void>(&{}_registered); {} }}", Names.Info, publicEntryCall(Ctx, FD));
+  nameUnnamedParameters(Main, FD);
+  Main.ReplaceText(fileRange(SM, Body->getSourceRange()), Text);
+  Main.InsertTextAfterToken(RBrace, fmt::format("\n{}{}", lineDirective(EndLine, FileName), std::string(EndColumn, ' ')));
+}
+
 bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame, const ProcedureNames &Names,
                    const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
                    bool PrototypeBefore, const EmitSettings &Settings) {
@@ -406,6 +504,10 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
       Frame.Points.empty() ? std::optional<std::string>("{ __builtin_unreachable(); }")
                            : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, Settings);
   if (!FastBody || !ResumeBody) return false;
+  if (!Names.Tables.empty()) {
+    emitSelfContainedMember(Ctx, Main, Frame, Names, Head, *FastBody, *ResumeBody, Settings);
+    return true;
+  }
 
   const auto *Body = cast<CompoundStmt>(FD->getBody());
   const SourceLocation Begin = declarationBegin(Ctx, FD);

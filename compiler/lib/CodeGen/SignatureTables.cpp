@@ -70,8 +70,9 @@ struct MemberRow {
 // tables of the user records it holds (each once), then its own.
 class FrameTableWriter {
  public:
-  FrameTableWriter(ASTContext &Ctx, std::string Prefix, llvm::DenseSet<const RecordDecl *> &EmittedAccess)
-      : Ctx(Ctx), Prefix(std::move(Prefix)), EmittedAccess(EmittedAccess) {}
+  FrameTableWriter(ASTContext &Ctx, std::string Prefix, std::string Storage,
+                   llvm::DenseSet<const RecordDecl *> &EmittedAccess)
+      : Ctx(Ctx), Prefix(std::move(Prefix)), Storage(std::move(Storage)), EmittedAccess(EmittedAccess) {}
 
   std::string Definitions;
   std::string AccessDefinitions;  // at global scope, before Definitions
@@ -115,7 +116,7 @@ class FrameTableWriter {
       Fields += "},\n";
     }
     if (!Rows.empty())
-      Definitions += fmt::format("const ::cilkpp::rt::FieldSignature {}[] = {{\n{}}};\n", Name, Fields);
+      Definitions += fmt::format("{}::cilkpp::rt::FieldSignature {}[] = {{\n{}}};\n", Storage, Name, Fields);
     return fnv1a64(Canonical + "}");
   }
 
@@ -147,7 +148,7 @@ class FrameTableWriter {
   // Names a ValueType initializer, so that another can point at it.
   std::string named(const std::string &Initializer) {
     std::string Name = fmt::format("{}_type{}", Prefix, Counter++);
-    Definitions += fmt::format("const ::cilkpp::rt::ValueType {}{};\n", Name, Initializer);
+    Definitions += fmt::format("{}::cilkpp::rt::ValueType {}{};\n", Storage, Name, Initializer);
     return Name;
   }
 
@@ -179,8 +180,8 @@ class FrameTableWriter {
       Lifetime = fmt::format(", &{0}::construct, &{0}::destroy", Access);
     else if (needsConstruction(T))
       Lifetime = fmt::format(", &::cilkpp::rt::construct_object<{0}>, &::cilkpp::rt::destroy_object<{0}>", Type);
-    Definitions += fmt::format("const ::cilkpp::rt::RecordSignature {}{{{}, sizeof({}), {}u, {}, {:#018x}ull{}}};\n",
-                               Name, cStringLiteral(typeName(Ctx, T.Native)), Type, Rows.size(),
+    Definitions += fmt::format("{}::cilkpp::rt::RecordSignature {}{{{}, sizeof({}), {}u, {}, {:#018x}ull{}}};\n",
+                               Storage, Name, cStringLiteral(typeName(Ctx, T.Native)), Type, Rows.size(),
                                Rows.empty() ? "nullptr" : Name + "_fields", Hash, Lifetime);
     RecordDump += fmt::format("record {} (size {}, canonical hash {:#018x}{})\n", typeName(Ctx, T.Native),
                               Ctx.getTypeSizeInChars(T.Native).getQuantity(), Hash,
@@ -230,6 +231,7 @@ class FrameTableWriter {
 
   ASTContext &Ctx;
   std::string Prefix;
+  std::string Storage;  // what each definition starts with
   unsigned Counter = 0;
   llvm::DenseMap<const RecordDecl *, RecordEntry> Records;
   llvm::DenseSet<const RecordDecl *> &EmittedAccess;
@@ -261,14 +263,18 @@ std::uint64_t functionIndex(ASTContext &Ctx, const FunctionDecl *FD, StringRef I
 }
 
 std::string SignatureTables::declaration(const ProcedureNames &Names) const {
-  return fmt::format("extern ::cilkpp::rt::FrameSignature {};\n", signatureName(Names));
+  return fmt::format("{} ::cilkpp::rt::FrameSignature {};\n", Names.Tables.empty() ? "extern" : "static",
+                     signatureName(Names));
 }
 
 FrameTables SignatureTables::definitions(const FrameDescription &Frame, const std::vector<FrameMember> &Members,
                                          const ProcedureNames &Names) {
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const std::string FrameType = Names.Scope + Names.Frame;
-  FrameTableWriter Writer(Ctx, Names.Info, EmittedAccess);
+  // (A self-contained member's tables are static members of a class template.)
+  const bool InClass = !Names.Tables.empty();
+  const std::string Storage = InClass ? "static inline const " : "const ";
+  FrameTableWriter Writer(Ctx, Names.Info, Storage, EmittedAccess);
 
   std::vector<MemberRow> Rows;
   llvm::StringMap<std::string> MemberOffsets;
@@ -312,17 +318,23 @@ FrameTables SignatureTables::definitions(const FrameDescription &Frame, const st
   const char *AllowOffsetof = "#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\n";
   std::string Out = AllowOffsetof;
   Out += Writer.Definitions;
-  Out += fmt::format("const ::cilkpp::rt::RecordSignature {}{{{}, sizeof({}), {}u, {}, {:#018x}ull}};\n", State,
+  Out += fmt::format("{}::cilkpp::rt::RecordSignature {}{{{}, sizeof({}), {}u, {}, {:#018x}ull}};\n", Storage, State,
                      cStringLiteral("frame of " + Procedure), FrameType, Rows.size(), Rows.empty() ? "nullptr" : Fields,
                      Hash);
   Out += "#pragma GCC diagnostic pop\n";
-  Out += fmt::format("::cilkpp::rt::FrameSignature {}{{{:#018x}ull, {}, &{}, &{}, {}}};\n", signatureName(Names), Index,
-                     cStringLiteral(Mangled), Names.Info, State, Entries);
+  const std::string Signature = fmt::format("{{{:#018x}ull, {}, &{}, &{}, {}}};\n", Index, cStringLiteral(Mangled),
+                                            Names.Info, State, Entries);
+  FrameTables Tables;
+  if (InClass)
+    Tables.OutsideClass = fmt::format("template <class C> ::cilkpp::rt::FrameSignature {}<C>::{}{}", Names.Tables,
+                                      signatureName(Names), Signature);
+  else
+    Out += fmt::format("::cilkpp::rt::FrameSignature {}{}", signatureName(Names), Signature);
   // (Whatever follows the frame's declarations starts with a #line.)
   Out += generatedCodeLineDirective();
-  Out += fmt::format("[[maybe_unused]] const bool {}_registered = "
+  Out += fmt::format("[[maybe_unused]] {}bool {}_registered = "
                      "(::cilkpp::rt::register_frame_signature(&{}), true);\n",
-                     Names.Info, signatureName(Names));
+                     Storage, Names.Info, signatureName(Names));
 
   Dump += fmt::format("function {:#018x} {} ({}), entries 1-{}\n", Index, Procedure, Mangled, Entries);
   Dump += Writer.RecordDump;
@@ -331,7 +343,6 @@ FrameTables SignatureTables::definitions(const FrameDescription &Frame, const st
   Dump += fmt::format("  {:>6} {:>6} {:>5}  {:<24} {}\n", "offset", "size", "count", "name", "canonical type");
   for (const MemberRow &R : Rows) Dump += Writer.dumpRow(R);
   Dump += "\n";
-  FrameTables Tables;
   if (!Writer.AccessDefinitions.empty())
     Tables.AtGlobalScope = AllowOffsetof + Writer.AccessDefinitions + "#pragma GCC diagnostic pop\n";
   Tables.InUnnamedNamespace = std::move(Out);

@@ -34,6 +34,10 @@ struct FrameTables {
   // once per translation unit.
   std::string AtGlobalScope;
   std::string InUnnamedNamespace;  // the tables and the registration
+  // For a self-contained member's tables (ProcedureNames::Tables), which
+  // InUnnamedNamespace declares as static members: the definition of the
+  // FrameSignature, which the frame infos before it point at.
+  std::string OutsideClass;
 };
 
 class SignatureTables {
@@ -44,7 +48,8 @@ class SignatureTables {
   // The name of the procedure's FrameSignature, which its FrameInfos point at.
   static std::string signatureName(const ProcedureNames &Names) { return Names.Info + "_signature"; }
 
-  // `extern` declaration of the FrameSignature, for before the FrameInfos.
+  // `extern` declaration of the FrameSignature, for before the FrameInfos
+  // (`static` in a self-contained member's tables class).
   std::string declaration(const ProcedureNames &Names) const;
 
   // Definitions of the frame's tables and its function-table registration,

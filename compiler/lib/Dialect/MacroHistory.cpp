@@ -12,6 +12,9 @@ using namespace clang;
 namespace cilkpp {
 
 void MacroHistoryRecorder::record(const Token &Name, const MacroInfo *Definition) {
+  if (!RuntimeHeaders.empty() &&
+      SM.getFilename(SM.getSpellingLoc(Name.getLocation())).starts_with(RuntimeHeaders + "/"))
+    return;
   // Where the main file is when the macro changes: the #include of the
   // header that changes it, or 0 for the command line's and the
   // predefined ones.

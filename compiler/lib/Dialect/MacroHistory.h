@@ -82,7 +82,11 @@ llvm::StringSet<> namesIn(const clang::LangOptions &LO, llvm::StringRef Text);
 
 class MacroHistoryRecorder : public clang::PPCallbacks {
  public:
-  MacroHistoryRecorder(const clang::SourceManager &SM, MacroHistory &History) : SM(SM), History(History) {}
+  // RuntimeHeaders: the directory of the runtime's cilkpp/runtime.h, whose
+  // macros (a program may include it) are the translation's, not the
+  // program's: they are not recorded.
+  MacroHistoryRecorder(const clang::SourceManager &SM, MacroHistory &History, std::string RuntimeHeaders)
+      : SM(SM), History(History), RuntimeHeaders(std::move(RuntimeHeaders)) {}
   void MacroDefined(const clang::Token &Name, const clang::MacroDirective *MD) override;
   void MacroUndefined(const clang::Token &Name, const clang::MacroDefinition &, const clang::MacroDirective *) override;
   void MacroExpands(const clang::Token &Name, const clang::MacroDefinition &, clang::SourceRange,
@@ -111,6 +115,7 @@ class MacroHistoryRecorder : public clang::PPCallbacks {
   void recordDirective(clang::SourceLocation At);
   const clang::SourceManager &SM;
   MacroHistory &History;
+  std::string RuntimeHeaders;
 };
 
 }  // namespace cilkpp

@@ -50,13 +50,10 @@ void collectRegions(ASTContext &Ctx, const DeclContext *DC, std::vector<Region> 
 // that holds the runtime.h the translation includes.
 llvm::StringSet<> runtimeHeaderNames(Preprocessor &PP) {
   llvm::StringSet<> Names;
-  ConstSearchDirIterator FoundIn = nullptr;
-  const OptionalFileEntryRef Runtime = PP.getHeaderSearchInfo().LookupFile(
-      "cilkpp/runtime.h", SourceLocation(), /*isAngled=*/true, /*FromDir=*/nullptr, &FoundIn, /*Includers=*/{},
-      nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
-  if (!Runtime) return Names;
+  const std::string Directory = runtimeHeaderDirectory(PP);
+  if (Directory.empty()) return Names;
   std::error_code Error;
-  for (llvm::sys::fs::recursive_directory_iterator It(llvm::sys::path::parent_path(Runtime->getName()), Error), End;
+  for (llvm::sys::fs::recursive_directory_iterator It(Directory, Error), End;
        It != End && !Error; It.increment(Error)) {
     if (llvm::sys::path::extension(It->path()) != ".h") continue;
     if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Header = llvm::MemoryBuffer::getFile(It->path()))
@@ -66,6 +63,14 @@ llvm::StringSet<> runtimeHeaderNames(Preprocessor &PP) {
 }
 
 }  // namespace
+
+std::string runtimeHeaderDirectory(Preprocessor &PP) {
+  ConstSearchDirIterator FoundIn = nullptr;
+  const OptionalFileEntryRef Runtime = PP.getHeaderSearchInfo().LookupFile(
+      "cilkpp/runtime.h", SourceLocation(), /*isAngled=*/true, /*FromDir=*/nullptr, &FoundIn, /*Includers=*/{},
+      nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+  return Runtime ? llvm::sys::path::parent_path(Runtime->getName()).str() : "";
+}
 
 std::string runtimeInclude(Preprocessor &PP, const MacroHistory &Macros) {
   const MacroHistory::Guard Guard = Macros.hidesCommandLineMacros(PP.getSourceManager(), runtimeHeaderNames(PP));

@@ -28,6 +28,10 @@ class MacroHistory;
 void guardTranslatedDeclarations(clang::ASTContext &Ctx, clang::Rewriter &Main, const MacroHistory &Macros,
                                  llvm::StringRef FileName);
 
+// The directory that holds the cilkpp/runtime.h the translation includes
+// (its other headers are there too); empty when there is none.
+std::string runtimeHeaderDirectory(clang::Preprocessor &PP);
+
 // The translated file's `#include <cilkpp/runtime.h>`. A macro defined
 // before the file's first line (`-DT=float`, `-Dcount=100`, a -include'd
 // header) would reach the runtime headers' own names (a template's `T`); each

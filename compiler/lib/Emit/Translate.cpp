@@ -31,6 +31,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 #include "Support/Nameable.h"
+#include "Support/SelfContainedMembers.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/DeclTemplate.h"
@@ -175,6 +176,8 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
       if (!Sema.CilkFunctions.contains(Callee)) return false;
       if (InPlace && (Callee->isTemplateInstantiation() || !enclosingSpecializations(Callee).empty()))
         return false;
+      // (Its clones are local to its own body.)
+      if (isSelfContainedMember(Callee)) return Callee->getDefinition() == FD;
       return isa<CXXMethodDecl>(Callee) ? Callee->isDefined() : Prototypes.availableBefore(Callee, End);
     };
   };
@@ -395,7 +398,7 @@ class TranslationAction : public ASTFrontendAction {
     PP.setPredefines(PP.getPredefines() + keywordPredefines(Options.Serial));
     PP.addPPCallbacks(std::make_unique<KeywordRecorder>(PP, Uses, HeaderUses));
     PP.addPPCallbacks(std::make_unique<QuoteIncludeRecorder>(CI.getSourceManager(), Includes));
-    PP.addPPCallbacks(std::make_unique<MacroHistoryRecorder>(CI.getSourceManager(), Macros));
+    PP.addPPCallbacks(std::make_unique<MacroHistoryRecorder>(CI.getSourceManager(), Macros, runtimeHeaderDirectory(PP)));
     PP.AddPragmaHandler("cilk", new GrainsizePragmaHandler(Pragmas));
     PP.AddPragmaHandler("cilk", new UnknownCilkPragmaHandler);
     return true;

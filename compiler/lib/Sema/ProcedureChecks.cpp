@@ -3,6 +3,7 @@
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
 #include "Support/Movable.h"
+#include "Support/SelfContainedMembers.h"
 #include "Support/SourceRanges.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -132,6 +133,9 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   if (RD->isLambda()) return "a lambda";
   if (RD->isUnion()) return "a member function of a union";
   if (RD->isLocalClass()) return "a member function of a local class";
+  // (Its frame and clones are local classes of its body, which name nothing
+  // at namespace scope.)
+  if (isSelfContainedMember(MD)) return nullptr;
   // (The frame's tables, at namespace scope, name the class.)
   for (const CXXRecordDecl *Class = RD; Class; Class = dyn_cast<CXXRecordDecl>(Class->getDeclContext()))
     if (Class->getAccess() == AS_private || Class->getAccess() == AS_protected)
@@ -156,7 +160,8 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   // (An explicitly instantiated class's braces are its template's.)
   const CXXRecordDecl *Written = RD->getTemplateInstantiationPattern() ? RD->getTemplateInstantiationPattern() : RD;
   if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Written->getBraceRange().getEnd())))
-    return "a member function of a class defined in another file";
+    return Specs.empty() ? "a member function template of a class defined in another file"
+                         : "a member function of a class template defined in another file";
   if (!MD->isOutOfLine() && semicolonAfterOutermostClass(Ctx, MD).isInvalid())
     return "a member function of a class whose definition also declares variables";
   return nullptr;
