@@ -785,7 +785,7 @@ class Outliner {
       if (!isNameableOutsideFunction(T))
         return refuse(fmt::format("the type of '{}', which it captures, cannot be named outside its function",
                                   D->getName()));
-      if (!spellsHiddenType(D, Stored, "which it captures")) return false;
+      if (!spellsHiddenType(D, Stored, fmt::format("'{}', which it captures,", D->getName()))) return false;
       // (A capture the body does not use is the lambda's business, not an
       // unused parameter.)
       Parameter P{std::string(Uses.Vars.count(D) ? "" : "[[maybe_unused]] ") +
@@ -851,8 +851,9 @@ class Outliner {
 
   // A private member type of a variable of the function, which the moved
   // body declares, is spelled through the call that made the variable
-  // (typeQualified), if one did. What: how the message names the variable.
-  bool spellsHiddenType(const ValueDecl *D, QualType T, StringRef What) {
+  // (typeQualified), if one did. Subject: how the message names the
+  // variable ("'it', which it captures,").
+  bool spellsHiddenType(const ValueDecl *D, QualType T, StringRef Subject) {
     const auto *V = dyn_cast<VarDecl>(D);
     const auto *Function = V ? dyn_cast<FunctionDecl>(V->getDeclContext()) : nullptr;
     if (!Function || !hiddenMemberType(T, Function)) return true;
@@ -860,8 +861,7 @@ class Outliner {
     if (llvm::none_of(Sources, [&](const HiddenTypeSource &S) { return Ctx.hasSameUnqualifiedType(S.Type, T); }))
       return refuse(fmt::format("the type of {} is a private or protected member type that no public call in "
                                 "its function names",
-                                What.starts_with("its range's") ? What.str()
-                                                                : fmt::format("'{}', {},", D->getName(), What)));
+                                Subject));
     for (const HiddenTypeSource &S : Sources) nameHiddenType(Ctx, S);
     return true;
   }
@@ -968,7 +968,8 @@ class Outliner {
       return true;
     }
     // (An iterator of a view, `std::ranges::iota_view<long, long>::_Iterator`.)
-    if (!spellsHiddenType(L.Var, L.Var->getType(), RangeIterator ? "its range's iterator" : "its loop variable"))
+    if (!spellsHiddenType(L.Var, L.Var->getType(),
+                          RangeIterator ? "its range's iterator" : fmt::format("'{}', its loop variable,", L.Var->getName())))
       return false;
     Params.push_back({Unused + declareQualified(Ctx, spelledWithoutVariables(L.Var->getType()), Name), Name, Name});
     return true;
