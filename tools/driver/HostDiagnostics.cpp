@@ -82,6 +82,22 @@ size_t closingParen(llvm::StringRef Text) {
   return llvm::StringRef::npos;
 }
 
+// Takes the fast clone's suffix off a generated name, `__cilkpp_f` of
+// `__cilkpp_f_fast`, of its tail `__cilkpp_f_fast_tail`, and of its inlined
+// copies `__cilkpp_f_fast_inlined_2` and `__cilkpp_f_fast_inlined_2_tail`
+// (RecursionInlining.h). False, leaving Name as it is, for other names.
+bool consumeFastCloneSuffix(llvm::StringRef &Name) {
+  llvm::StringRef Rest = Name;
+  Rest.consume_back("_tail");
+  if (const size_t Copy = Rest.rfind("_inlined_"); Copy != llvm::StringRef::npos) {
+    const llvm::StringRef Level = Rest.drop_front(Copy + 9);
+    if (!Level.empty() && Level.find_first_not_of("0123456789") == llvm::StringRef::npos) Rest = Rest.take_front(Copy);
+  }
+  if (!Rest.consume_back("_fast")) return false;
+  Name = Rest;
+  return true;
+}
+
 // A self-contained member's clone, a static member of a local class in the
 // member (Support/SelfContainedMembers.h), as g++ names it: Before is
 // `...static member function 'static long int Tree::m(int) const::`, Clone
@@ -99,7 +115,7 @@ std::optional<std::string> selfContainedClone(llvm::StringRef Before, llvm::Stri
   if (!Member.consume_front(Quote)) return std::nullopt;
   const llvm::StringRef CloneName = Clone.take_front(Paren);
   bool Static = false;
-  if (CloneName.ends_with("_fast") || CloneName.ends_with("_fast_tail")) {
+  if (llvm::StringRef Base = CloneName; consumeFastCloneSuffix(Base)) {
     // The member's class: its qualified name up to the last `::`.
     const llvm::StringRef Name = Member.take_front(Member.find('(')).rsplit(' ').second;
     const llvm::StringRef Class = Name.take_front(Name.rfind("::"));
@@ -136,7 +152,7 @@ std::string userNames(llvm::StringRef Line) {
         continue;
       }
     }
-    if (Name.consume_back("_fast_tail") || Name.consume_back("_fast")) {
+    if (consumeFastCloneSuffix(Name)) {
       Name.consume_back("_internal");
       Name.consume_back("_rvalue");
       // (Template arguments stay: `f<int>(...)`.)
@@ -244,15 +260,14 @@ class Cleaner {
       return;
     }
     const std::string User = userNames(Line);
-    // (The fast clone's tail, the part after the leading base cases, is the
-    // fast clone too.)
-    const bool Tail = Plain.contains("_fast_tail(cilkpp::rt::Worker*");
-    const llvm::StringRef FastSuffix = Tail ? "_fast_tail(" : "_fast(";
-    if (Tail || Plain.contains("_fast(cilkpp::rt::Worker*")) {
+    // (The fast clone's tail, the part after the leading base cases, and its
+    // inlined copies are the fast clone too.)
+    llvm::StringRef Clone = cloneName(Plain);
+    if (consumeFastCloneSuffix(Clone)) {
       LastFast = User;
-      LastFastName = cloneName(Plain, FastSuffix);
-    } else if (Plain.contains("_resume(cilkpp::rt::Worker*") && !LastFast.empty() &&
-               llvm::StringRef(cloneName(Plain, "_resume(")).starts_with(LastFastName)) {
+      LastFastName = procedurePart(Clone);
+    } else if (Clone.consume_back("_resume") && !LastFast.empty() &&
+               llvm::StringRef(procedurePart(Clone)).starts_with(LastFastName)) {
       PendingContext = LastFast;
       return;
     }
@@ -280,11 +295,16 @@ class Cleaner {
                                                            : "'catch' handler";
     return fmt::format("{}: In {}:", Parts[1], What);
   }
-  static std::string cloneName(llvm::StringRef Plain, llvm::StringRef Suffix) {
-    const size_t End = Plain.find(Suffix);
+  // The generated function the context line names: the one whose
+  // parameters begin with the worker.
+  static llvm::StringRef cloneName(llvm::StringRef Plain) {
+    const size_t End = Plain.find("(cilkpp::rt::Worker*");
     const size_t Begin = End == llvm::StringRef::npos ? End : Plain.take_front(End).rfind("__cilkpp_");
     if (End == llvm::StringRef::npos || Begin == llvm::StringRef::npos) return "";
-    llvm::StringRef Name = Plain.slice(Begin, End);
+    return Plain.slice(Begin, End);
+  }
+  // A fast clone's name without its suffixes, as a resume clone's begins.
+  static std::string procedurePart(llvm::StringRef Name) {
     Name.consume_back("_internal");
     Name.consume_back("_rvalue");
     return Name.str();

@@ -129,6 +129,11 @@ cl::opt<bool> NoPollPointsOpt(
     cl::desc("Do not poll at procedure entries and loop back-edges (where a "
              "faster worker may take a running frame over)"),
     cl::cat(Category));
+cl::opt<bool> NoInlinedRecursionOpt(
+    "fno-cilkpp-inlined-recursion",
+    cl::desc("Do not inline copies of a procedure's fast clone into its "
+             "spawns of itself (smaller code, each level a call of its own)"),
+    cl::cat(Category));
 cl::opt<bool> DepFileOpt(
     "MD", cl::desc("With -E or -c, write the files the translation read as a "
                    "Make rule for the output (to -MF, default: the output with "
@@ -299,7 +304,8 @@ bool checkTrailingOption(llvm::ArrayRef<const char *> Argv) {
 std::string suggestedCilkppFlag(llvm::StringRef Flag) {
   std::string Best;
   unsigned BestDistance = 4;
-  for (const char *Known : {"-fcilkpp-serial", "-fcilkpp-count-spawns", "-fno-cilkpp-poll-points"})
+  for (const char *Known : {"-fcilkpp-serial", "-fcilkpp-count-spawns", "-fno-cilkpp-poll-points",
+                            "-fno-cilkpp-inlined-recursion"})
     if (unsigned D = Flag.edit_distance(Known); D < BestDistance) {
       BestDistance = D;
       Best = Known;
@@ -422,6 +428,7 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.Serial = SerialOpt;
   O.CountSpawns = CountSpawnsOpt;
   O.PollPoints = !NoPollPointsOpt;
+  O.InlinedRecursion = !NoInlinedRecursionOpt;
   O.SaveTemps = SaveTempsOpt;
   O.DepFile = DepFileOpt || DepFileUserOpt || !DepFilePathOpt.empty() || !DepTargetOpt.empty() ||
               !DepQuotedTargetOpt.empty();

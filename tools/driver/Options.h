@@ -26,6 +26,7 @@ struct Options {
   bool Serial = false;       // --serial / -fcilkpp-serial
   bool CountSpawns = false;  // -fcilkpp-count-spawns
   bool PollPoints = true;    // -fno-cilkpp-poll-points turns them off
+  bool InlinedRecursion = true;  // -fno-cilkpp-inlined-recursion turns it off
   // --save-temps or -save-temps=obj keep the translated C++ next to the
   // output, -save-temps=cwd in the current directory (gcc's spellings).
   enum class KeepTranslation { No, BesideOutput, InCurrentDir };

@@ -156,6 +156,7 @@ bool Driver::translateTo(const std::string &Input, const std::string &OutPath,
   TO.Serial = O.Serial;
   TO.CountSpawns = O.CountSpawns;
   TO.PollPoints = O.PollPoints;
+  TO.InlinedRecursion = O.InlinedRecursion;
   TO.DumpSignatures = O.DumpSignatures;
   if (O.Verbose) {
     // Translation runs in-process; print the driver command that redoes it.
@@ -165,6 +166,7 @@ bool Driver::translateTo(const std::string &Input, const std::string &OutPath,
     if (O.Serial) Equivalent.push_back("--serial");
     if (O.CountSpawns) Equivalent.push_back("-fcilkpp-count-spawns");
     if (!O.PollPoints) Equivalent.push_back("-fno-cilkpp-poll-points");
+    if (!O.InlinedRecursion) Equivalent.push_back("-fno-cilkpp-inlined-recursion");
     Equivalent.insert(Equivalent.end(), {Input, "-o", OutPath});
     llvm::errs() << shellJoin(Equivalent) << "\n";
   }

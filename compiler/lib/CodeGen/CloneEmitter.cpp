@@ -66,8 +66,8 @@ class CloneBuilder {
  public:
   CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
-               const EmitSettings &Settings, unsigned OmittedBaseCases)
-      : Settings(Settings), OmittedBaseCases(OmittedBaseCases), Ctx(Ctx), SM(Ctx.getSourceManager()),
+               const EmitSettings &Settings, unsigned OmittedBaseCases, StringRef SelfSpawnTarget)
+      : Settings(Settings), OmittedBaseCases(OmittedBaseCases), SelfSpawnTarget(SelfSpawnTarget), Ctx(Ctx), SM(Ctx.getSourceManager()),
         LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
         RemovedKeywords(RemovedKeywords), Kind(Kind), Tries(Ctx, Frame),
@@ -1142,7 +1142,7 @@ class CloneBuilder {
     std::string Call;
     const std::string Order = Frame.MayThrow ? "__child" : "0";
     if (How == SpawnCall::FastClone)
-      Call = fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee), Slot, Order,
+      Call = fmt::format("{}(__w, __frame, {}, {}{}{})", fastCloneOf(Site.Callee), Slot, Order,
                          Args.empty() ? "" : ", ", Args);
     else if (How == SpawnCall::Companion)
       Call = fmt::format("{}->{}(__w, __frame, {}, {}{}{})", companionObject(cast<CXXMemberCallExpr>(Site.Call)),
@@ -1231,13 +1231,19 @@ class CloneBuilder {
     if (Frame.MayThrow) Out += "const unsigned __child = ++__frame->__cilkpp_spawns; ";
     Out += fmt::format("__frame->entry = {}; ::cilkpp::rt::begin_call(__frame); ", Entry);
     const std::string Call =
-        fmt::format("{}(__w, __frame, {}, {}{}{})", qualifiedFastName(Site.Callee),
+        fmt::format("{}(__w, __frame, {}, {}{}{})", fastCloneOf(Site.Callee),
                     Site.Target ? slotOf(Site.Target) : std::string("nullptr"), Frame.MayThrow ? "__child" : "0",
                     Args.empty() ? "" : ", ", Args);
     Out += Site.Target ? fmt::format("auto __r = {}; ", Call) : Call + "; ";
     Out += fmt::format("if (!::cilkpp::rt::call_returned(__w, __frame)) {} ", escape());
     if (Site.Target) Out += Target + "__r; ";
     return declaredTarget(Site, Out + "}");
+  }
+
+  // The fast clone that a spawn or call of Callee calls.
+  std::string fastCloneOf(const FunctionDecl *Callee) const {
+    if (!SelfSpawnTarget.empty() && Callee->getCanonicalDecl() == FD->getCanonicalDecl()) return SelfSpawnTarget.str();
+    return qualifiedFastName(Callee);
   }
 
   // The fast clone sets its frame up on the C stack where it first needs it
@@ -1812,6 +1818,9 @@ class CloneBuilder {
   const EmitSettings &Settings;
   // The fast clone's tail leaves out this many leading base cases.
   const unsigned OmittedBaseCases;
+  // What the fast clone's spawns and calls of its own procedure call, where
+  // not its fast clone (RecursionInlining.h).
+  const StringRef SelfSpawnTarget;
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
@@ -1920,10 +1929,12 @@ CopiedBaseCases copyableBaseCases(ASTContext &Ctx, const FunctionDecl &FD, Array
 std::optional<std::string> emitCloneBody(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                                          const FastCloneAvailable &IsCilkCallee,
                                          ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
-                                         const EmitSettings &Settings, unsigned OmittedBaseCases) {
+                                         const EmitSettings &Settings, unsigned OmittedBaseCases,
+                                         StringRef SelfSpawnTarget) {
   unsigned ErrorsBefore = Ctx.getDiagnostics().getNumErrors();
   std::optional<std::string> Body =
-      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Kind, Settings, OmittedBaseCases).build();
+      CloneBuilder(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Kind, Settings, OmittedBaseCases, SelfSpawnTarget)
+          .build();
   if (Ctx.getDiagnostics().getNumErrors() != ErrorsBefore) return std::nullopt;
   return Body;
 }

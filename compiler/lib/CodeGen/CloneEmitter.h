@@ -37,6 +37,8 @@ struct EmitSettings {
   // Procedures poll at their entry and loop back-edges
   // (TranslateOptions::PollPoints, Analysis/PollPoints.h).
   bool PollPoints = true;
+  // (TranslateOptions::InlinedRecursion, CodeGen/RecursionInlining.h.)
+  bool InlinedRecursion = true;
   // Collects the signature tables of the file's frames (for
   // --dump-signatures); every emitted frame gets its tables.
   SignatureTables *Signatures = nullptr;
@@ -69,10 +71,13 @@ std::optional<std::string> baseCaseText(clang::ASTContext &Ctx, const clang::Stm
 // RemovedKeywords: keywords removed from the output (SemaResult); those in the body (block
 // scope declarations) are removed from the clone too. OmittedBaseCases: the
 // fast clone's tail leaves out that many leading base cases, which its head
-// runs.
+// runs. SelfSpawnTarget: where not empty, what the fast clone's spawns and
+// calls of its own procedure call instead of its fast clone (an inlined
+// copy, CodeGen/RecursionInlining.h).
 std::optional<std::string> emitCloneBody(clang::ASTContext &Ctx, const FrameDescription &Frame,
                                          const ProcedureNames &Names, const FastCloneAvailable &IsCilkCallee,
                                          llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, CloneKind Kind,
-                                         const EmitSettings &Settings, unsigned OmittedBaseCases = 0);
+                                         const EmitSettings &Settings, unsigned OmittedBaseCases = 0,
+                                         llvm::StringRef SelfSpawnTarget = {});
 
 }  // namespace cilkpp

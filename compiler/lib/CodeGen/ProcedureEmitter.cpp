@@ -4,6 +4,7 @@
 #include "CodeGen/FrameMembers.h"
 #include "CodeGen/NamespaceScopes.h"
 #include "CodeGen/PredefinedNames.h"
+#include "CodeGen/RecursionInlining.h"
 #include "CodeGen/SignatureTables.h"
 #include "CodeGen/SourceText.h"
 #include "Dialect/MacroHistory.h"
@@ -311,7 +312,7 @@ std::string fastTemplateDeclaration(ASTContext &Ctx, const FunctionDecl *Pattern
 // template's are member templates with its parameters, specialised per
 // instantiation.
 static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names,
-                                      bool SplitFastClone = false) {
+                                      bool SplitFastClone = false, unsigned InlinedLevels = 0) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::string Head;
   if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
@@ -332,6 +333,12 @@ static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, c
   if (SplitFastClone)
     Out += fmt::format("{}{}{}; ", Head, fastSignature(Ctx, FD, "static ", fastTailName(Names), /*WithDefaults=*/false),
                        Constraint);
+  for (unsigned Level = 1; Level <= InlinedLevels; ++Level) {
+    ProcedureNames Copy = Names;
+    Copy.Fast = inlinedCopyName(Names, Level);
+    Out += fastSignature(Ctx, FD, "static ", Copy.Fast, /*WithDefaults=*/true) + "; ";
+    if (SplitFastClone) Out += fastSignature(Ctx, FD, "static ", fastTailName(Copy), /*WithDefaults=*/false) + "; ";
+  }
   return Out;
 }
 
@@ -403,6 +410,82 @@ static std::string fastCloneHeadBody(ASTContext &Ctx, const FunctionDecl *FD, co
   const std::string Aliases = templateParameterAliases(FD);
   return fmt::format("{{{}{}\n{}return {}{}({}); }}", Aliases.empty() ? "" : " " + Aliases, BaseCases,
                      lineDirective(BodyLine, FileName), fastTailName(Names), TemplateArguments, Args);
+}
+
+// Whether the procedure's own spawns may call inlined copies of its fast
+// clone (RecursionInlining.h): not templates (emitTemplateProcedure) nor
+// self-contained members, whose clones live elsewhere, nor where the copies
+// could not be declared beside the fast clone or would change what the
+// program links to.
+static bool mayHaveInlinedCopies(const FunctionDecl *FD, const ProcedureNames &Names, const FrameDescription &Frame,
+                                 const EmitSettings &Settings) {
+  return Settings.InlinedRecursion && Names.Tables.empty() && !FD->isVariadic() && !isExplicitSpecialization(FD) && !FD->hasAttr<WeakAttr>() &&
+         (isa<CXXMethodDecl>(FD) || !FD->getQualifierLoc()) && mayInlineRecursion(Frame);
+}
+
+// The fast clone's copies' bodies, level 1 first: each calls the next level,
+// the last the fast clone itself. Diagnostics were given for the fast
+// clone's own body.
+static std::optional<std::vector<std::string>> inlinedCopyBodies(ASTContext &Ctx, const FrameDescription &Frame,
+                                                                  const ProcedureNames &Names,
+                                                                  const FastCloneAvailable &IsCilkCallee,
+                                                                  ArrayRef<SourceLocation> RemovedKeywords,
+                                                                  const EmitSettings &Settings,
+                                                                  unsigned OmittedBaseCases, unsigned Levels) {
+  DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  const bool Suppressed = Diags.getSuppressAllDiagnostics();
+  Diags.setSuppressAllDiagnostics(true);
+  std::vector<std::string> Bodies;
+  for (unsigned Level = 1; Level <= Levels; ++Level) {
+    ProcedureNames Copy = Names;
+    Copy.Fast = inlinedCopyName(Names, Level);
+    std::optional<std::string> Body =
+        emitCloneBody(Ctx, Frame, Copy, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, OmittedBaseCases,
+                      Level < Levels ? inlinedCopyName(Names, Level + 1) : "");
+    if (!Body) break;
+    Bodies.push_back(std::move(*Body));
+  }
+  Diags.setSuppressAllDiagnostics(Suppressed);
+  if (Bodies.size() != Levels) return std::nullopt;
+  return Bodies;
+}
+
+// A free procedure's copies are internal to the file, declared with the
+// fast clone's default arguments before the fast clone calls the first
+// (a member's are declared in its class: memberDeclarations).
+static std::string inlinedCopyPrototypes(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names,
+                                         unsigned Levels) {
+  std::string Out;
+  for (unsigned Level = 1; Level <= Levels; ++Level)
+    Out += fastSignature(Ctx, FD, "CILKPP_INLINED_RECURSION static ", inlinedCopyName(Names, Level),
+                         /*WithDefaults=*/true) +
+           ";\n";
+  return Out;
+}
+
+// The copies' definitions, each from the body's line.
+static std::string inlinedCopies(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names,
+                                 const CopiedBaseCases &Head, ArrayRef<std::string> Bodies, StringRef FileName) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const std::string Line =
+      lineDirective(SM.getPresumedLineNumber(SM.getExpansionLoc(FD->getBody()->getBeginLoc())), FileName);
+  const std::string Storage =
+      isa<CXXMethodDecl>(FD) ? "CILKPP_INLINED_RECURSION " : "CILKPP_INLINED_RECURSION static ";
+  std::string Out;
+  for (unsigned Level = 1; Level <= Bodies.size(); ++Level) {
+    ProcedureNames Copy = Names;
+    Copy.Fast = inlinedCopyName(Names, Level);
+    const std::string Fast = fastSignature(Ctx, FD, Storage, Names.Scope + Copy.Fast, /*WithDefaults=*/false);
+    if (Head.Count == 0) {
+      Out += fmt::format("\n{}{} {}", Line, Fast, Bodies[Level - 1]);
+      continue;
+    }
+    const std::string Tail = fastSignature(Ctx, FD, Storage, Names.Scope + fastTailName(Copy), /*WithDefaults=*/false,
+                                           readOnlyByHead(FD, Head));
+    Out += fmt::format("\n{}{} {}\n{}{} {}", Line, Tail, Bodies[Level - 1], Line, Fast,
+                       fastCloneHeadBody(Ctx, FD, Copy, Head, FileName));
+  }
+  return Out;
 }
 
 // `CILKPP_RESUME_CLONE ` where the resume clone's switch jumps into a loop
@@ -496,8 +579,26 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const SourceManager &SM = Ctx.getSourceManager();
   const CopiedBaseCases Head = fastCloneHead(Ctx, Frame, FD);
+  // The fast clone's spawns of itself call its first inlined copy, if it
+  // gets copies: how many depends on how many such spawns there are.
+  const std::string FirstCopy = mayHaveInlinedCopies(FD, Names, Frame, Settings) ? inlinedCopyName(Names, 1) : "";
   std::optional<std::string> FastBody =
-      emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, Head.Count);
+      emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, Head.Count, FirstCopy);
+  std::vector<std::string> CopyBodies;
+  if (FastBody && !FirstCopy.empty()) {
+    unsigned SelfSpawns = 0;
+    for (size_t At = FastBody->find(FirstCopy + "("); At != std::string::npos;
+         At = FastBody->find(FirstCopy + "(", At + 1))
+      ++SelfSpawns;
+    const unsigned Levels = inlinedRecursionLevels(Frame, SelfSpawns);
+    std::optional<std::vector<std::string>> Bodies =
+        Levels ? inlinedCopyBodies(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Settings, Head.Count, Levels)
+               : std::nullopt;
+    if (Bodies)
+      CopyBodies = std::move(*Bodies);
+    else if (SelfSpawns)
+      FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, Head.Count);
+  }
   // Without continuation points nothing can be stolen or suspended, so
   // nothing is ever resumed.
   std::optional<std::string> ResumeBody =
@@ -524,7 +625,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   if (Member) {
     const auto *Class = cast<CXXRecordDecl>(FD->getDeclContext());
     Main.InsertTextAfter(SM.getExpansionLoc(Class->getBraceRange().getEnd()),
-                         memberDeclarations(Ctx, FD, Names, Head.Count > 0));
+                         memberDeclarations(Ctx, FD, Names, Head.Count > 0, CopyBodies.size()));
   }
 
   // Before the definition; #line brings the user's text back to its place.
@@ -539,6 +640,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
           : nullptr;
   std::string Declarations;
   if (!PrototypeBefore && !Member) Declarations += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
+  if (!Member) Declarations += inlinedCopyPrototypes(Ctx, FD, Names, CopyBodies.size());
   Declarations += withCxxLinkage(
       FD, withoutMacros(Ctx, Settings, frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD))));
   Before += Reopened ? inScope(Reopened, Declarations) : Declarations;
@@ -578,7 +680,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const std::string InFile =
       inCLinkage(FD) ? fmt::format("extern \"C++\" {{ namespace {{ {} }} }}", Resume) : fmt::format("namespace {{ {} }}", Resume);
   After += Member ? (FD->isInlined() ? "inline " : "") + Resume : Reopened ? inScope(Reopened, InFile) : InFile;
-  After += " CILKPP_CLONES_END\n" + NameMacros.Undefine;
+  After += inlinedCopies(Ctx, FD, Names, Head, CopyBodies, FileName) + " CILKPP_CLONES_END\n" + NameMacros.Undefine;
 
   if (AfterClass) {
     // The class is complete there (Sema checked that the ';' exists).

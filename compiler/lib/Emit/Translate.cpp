@@ -299,8 +299,8 @@ class TranslationConsumer : public ASTConsumer {
     } else {
       SignatureTables Signatures(Ctx, Options.InputPath);
       if (!translateProcedures(Ctx, Main, Uses, Pragmas, UnmovedBodies,
-                               {Options.InputPath, Options.CountSpawns, Options.PollPoints, &Signatures,
-                                /*Virtuals=*/nullptr, &Macros}))
+                               {Options.InputPath, Options.CountSpawns, Options.PollPoints,
+                                Options.InlinedRecursion, &Signatures, /*Virtuals=*/nullptr, &Macros}))
         return;
       if (Options.DumpSignatures) {
         Result.Output = Signatures.dump();

@@ -19,6 +19,9 @@ struct TranslateOptions {
   // Poll at each procedure's entry and loop back-edges, where a faster
   // worker may take the running frame over (poll.h).
   bool PollPoints = true;
+  // Spawns of a procedure by itself call copies of its fast clone that the
+  // host compiler inlines (docs/translation.md, "Inlined recursion").
+  bool InlinedRecursion = true;
   // Instead of C++, return the signature tables of the file's frames and the
   // function-table entries of its procedures, readable (docs/signatures.md).
   bool DumpSignatures = false;

@@ -62,6 +62,16 @@ struct nondeduced {
 #define CILKPP_RESUME_CLONE
 #endif
 
+// The copies of a recursive procedure's fast clone that its spawns of itself
+// call (compiler/lib/CodeGen/RecursionInlining.h): inlined where the host
+// compiler optimises, plain functions in a debug build (-O0), where inlining
+// would only make the code larger.
+#if defined(__OPTIMIZE__)
+#define CILKPP_INLINED_RECURSION __attribute__((__always_inline__)) inline
+#else
+#define CILKPP_INLINED_RECURSION inline
+#endif
+
 // Stores a value into a frame field of trivially copyable type T. Arrays and
 // classes without a usable copy assignment (a const member) are byte-copied;
 // the rest are assigned, which GCC's -Wstringop-overflow also understands.
