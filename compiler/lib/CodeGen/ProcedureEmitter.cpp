@@ -177,7 +177,9 @@ void nameUnnamedParameters(Rewriter &Main, const FunctionDecl *FD) {
 
 // Inside `extern "C" { ... }` the generated names would have C linkage:
 // an internal procedure's frame info and resume clone, in an unnamed
-// namespace, would still clash with another file's at link time.
+// namespace, would still clash with another file's at link time, and a fast
+// clone declared outside the block (after `extern "C" long f(long);`) and
+// defined inside it would conflict. They are all `extern "C++"`.
 bool inCLinkage(const FunctionDecl *FD) {
   for (const DeclContext *DC = FD->getLexicalDeclContext(); DC; DC = DC->getLexicalParent())
     if (const auto *Linkage = dyn_cast<LinkageSpecDecl>(DC))
@@ -289,9 +291,10 @@ static std::string fastName(const FunctionDecl *FD, const ProcedureNames &Names)
 }
 
 std::string fastPrototype(ASTContext &Ctx, const FunctionDecl *FD, bool WithDefaults) {
-  return fastSignature(Ctx, FD, storagePrefix(FD), fastName(FD, namesFor(FD, 0)),
-                       WithDefaults && !isExplicitSpecialization(FD)) +
-         ";";
+  const std::string Prototype = fastSignature(Ctx, FD, storagePrefix(FD), fastName(FD, namesFor(FD, 0)),
+                                              WithDefaults && !isExplicitSpecialization(FD)) +
+                                ";";
+  return inCLinkage(FD) ? "extern \"C++\" { " + Prototype + " }" : Prototype;
 }
 
 std::string fastTemplateDeclaration(ASTContext &Ctx, const FunctionDecl *Pattern, StringRef FileName) {
@@ -413,13 +416,11 @@ static std::string fastCloneHeadBody(ASTContext &Ctx, const FunctionDecl *FD, co
 }
 
 // Whether the procedure's own spawns may call inlined copies of its fast
-// clone (RecursionInlining.h): not templates (emitTemplateProcedure) nor
-// self-contained members, whose clones live elsewhere, nor where the copies
-// could not be declared beside the fast clone or would change what the
-// program links to.
-static bool mayHaveInlinedCopies(const FunctionDecl *FD, const ProcedureNames &Names, const FrameDescription &Frame,
-                                 const EmitSettings &Settings) {
-  return Settings.InlinedRecursion && Names.Tables.empty() && !FD->isVariadic() && !isExplicitSpecialization(FD) && !FD->hasAttr<WeakAttr>() &&
+// clone (RecursionInlining.h): not templates (emitTemplateProcedure), nor
+// where the copies could not be declared beside the fast clone or would
+// change what the program links to.
+static bool mayHaveInlinedCopies(const FunctionDecl *FD, const FrameDescription &Frame, const EmitSettings &Settings) {
+  return Settings.InlinedRecursion && !FD->isVariadic() && !isExplicitSpecialization(FD) && !FD->hasAttr<WeakAttr>() &&
          (isa<CXXMethodDecl>(FD) || !FD->getQualifierLoc()) && mayInlineRecursion(Frame);
 }
 
@@ -463,24 +464,27 @@ static std::string inlinedCopyPrototypes(ASTContext &Ctx, const FunctionDecl *FD
   return Out;
 }
 
-// The copies' definitions, each from the body's line.
+// The copies' definitions, each from the body's line: a member's outside
+// its class, a self-contained member's in its clones class.
 static std::string inlinedCopies(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names,
                                  const CopiedBaseCases &Head, ArrayRef<std::string> Bodies, StringRef FileName) {
   const SourceManager &SM = Ctx.getSourceManager();
   const std::string Line =
       lineDirective(SM.getPresumedLineNumber(SM.getExpansionLoc(FD->getBody()->getBeginLoc())), FileName);
-  const std::string Storage =
-      isa<CXXMethodDecl>(FD) ? "CILKPP_INLINED_RECURSION " : "CILKPP_INLINED_RECURSION static ";
+  const bool InClass = !Names.Tables.empty();
+  const std::string Storage = isa<CXXMethodDecl>(FD) && !InClass ? "CILKPP_INLINED_RECURSION "
+                                                                  : "CILKPP_INLINED_RECURSION static ";
+  const std::string Scope = InClass ? "" : Names.Scope;
   std::string Out;
   for (unsigned Level = 1; Level <= Bodies.size(); ++Level) {
     ProcedureNames Copy = Names;
     Copy.Fast = inlinedCopyName(Names, Level);
-    const std::string Fast = fastSignature(Ctx, FD, Storage, Names.Scope + Copy.Fast, /*WithDefaults=*/false);
+    const std::string Fast = fastSignature(Ctx, FD, Storage, Scope + Copy.Fast, /*WithDefaults=*/InClass);
     if (Head.Count == 0) {
       Out += fmt::format("\n{}{} {}", Line, Fast, Bodies[Level - 1]);
       continue;
     }
-    const std::string Tail = fastSignature(Ctx, FD, Storage, Names.Scope + fastTailName(Copy), /*WithDefaults=*/false,
+    const std::string Tail = fastSignature(Ctx, FD, Storage, Scope + fastTailName(Copy), /*WithDefaults=*/false,
                                            readOnlyByHead(FD, Head));
     Out += fmt::format("\n{}{} {}\n{}{} {}", Line, Tail, Bodies[Level - 1], Line, Fast,
                        fastCloneHeadBody(Ctx, FD, Copy, Head, FileName));
@@ -528,7 +532,8 @@ static std::string resumeCloneAttributes(ASTContext &Ctx, const FunctionDecl *FD
 //   static_cast<void>(&<tables>::info_registered); return ::cilkpp::rt::run_root<long>(...); }
 static void emitSelfContainedMember(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Frame,
                                     const ProcedureNames &Names, const CopiedBaseCases &Head, const std::string &FastBody,
-                                    const std::string &ResumeBody, const EmitSettings &Settings) {
+                                    const std::string &ResumeBody, ArrayRef<std::string> CopyBodies,
+                                    const EmitSettings &Settings) {
   const StringRef FileName = Settings.FileName;
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -562,8 +567,9 @@ static void emitSelfContainedMember(ASTContext &Ctx, Rewriter &Main, const Frame
     Text += Line + Fast + " " + fastCloneHeadBody(Ctx, FD, Names, Head, FileName) + "\n";
   }
   Text += Line + fmt::format("{}static void {}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] "
-                             "::cilkpp::rt::Frame *__base) noexcept {} CILKPP_CLONES_END\n",
-                             resumeCloneAttributes(Ctx, FD, Frame), Names.Resume, ResumeBody);
+                             "::cilkpp::rt::Frame *__base) noexcept {}{} CILKPP_CLONES_END\n",
+                             resumeCloneAttributes(Ctx, FD, Frame), Names.Resume, ResumeBody,
+                             inlinedCopies(Ctx, FD, Names, Head, CopyBodies, FileName));
   Text += NameMacros.Undefine + "};\n" + Line;
   // (Instantiates the tables, and with them their registration.)
   Text += fmt::format("static_cast<void>(&{}_registered); {} }}", Names.Info, publicEntryCall(Ctx, FD));
@@ -581,7 +587,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const CopiedBaseCases Head = fastCloneHead(Ctx, Frame, FD);
   // The fast clone's spawns of itself call its first inlined copy, if it
   // gets copies: how many depends on how many such spawns there are.
-  const std::string FirstCopy = mayHaveInlinedCopies(FD, Names, Frame, Settings) ? inlinedCopyName(Names, 1) : "";
+  const std::string FirstCopy = mayHaveInlinedCopies(FD, Frame, Settings) ? inlinedCopyName(Names, 1) : "";
   std::optional<std::string> FastBody =
       emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, Head.Count, FirstCopy);
   std::vector<std::string> CopyBodies;
@@ -606,7 +612,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
                            : emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Resume, Settings);
   if (!FastBody || !ResumeBody) return false;
   if (!Names.Tables.empty()) {
-    emitSelfContainedMember(Ctx, Main, Frame, Names, Head, *FastBody, *ResumeBody, Settings);
+    emitSelfContainedMember(Ctx, Main, Frame, Names, Head, *FastBody, *ResumeBody, CopyBodies, Settings);
     return true;
   }
 
@@ -640,7 +646,8 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
           : nullptr;
   std::string Declarations;
   if (!PrototypeBefore && !Member) Declarations += fastPrototype(Ctx, FD, /*WithDefaults=*/true) + "\n";
-  if (!Member) Declarations += inlinedCopyPrototypes(Ctx, FD, Names, CopyBodies.size());
+  if (!Member && !CopyBodies.empty())
+    Declarations += withCxxLinkage(FD, inlinedCopyPrototypes(Ctx, FD, Names, CopyBodies.size()));
   Declarations += withCxxLinkage(
       FD, withoutMacros(Ctx, Settings, frameDeclarations(Ctx, Frame, Names, *Settings.Signatures, frameScope(FD))));
   Before += Reopened ? inScope(Reopened, Declarations) : Declarations;
@@ -664,23 +671,25 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   // (A member defined in its class is inline, and so are its clones.)
   const std::string Storage = Member ? (FD->isInlined() ? "inline " : "") : storagePrefix(FD);
   const std::string Fast = fastSignature(Ctx, FD, Storage, Qualifier + fastName(FD, Names), /*WithDefaults=*/false);
+  const bool CLinkage = !Member && inCLinkage(FD);
+  const std::string CxxLinkage = CLinkage ? "extern \"C++\" { " : "";
   if (Head.Count == 0) {
-    After += fmt::format("CILKPP_CLONES_BEGIN {} {}\n", Fast, *FastBody);
+    After += fmt::format("CILKPP_CLONES_BEGIN {}{} {}\n", CxxLinkage, Fast, *FastBody);
   } else {
     const std::string Tail = fastSignature(Ctx, FD, "[[__gnu__::__noinline__]] " + (Member ? Storage : std::string("static ")),
                                            Names.Scope + fastTailName(Names), /*WithDefaults=*/false,
                                            readOnlyByHead(FD, Head));
-    After += fmt::format("CILKPP_CLONES_BEGIN {} {}\n", Tail, *FastBody);
+    After += fmt::format("CILKPP_CLONES_BEGIN {}{} {}\n", CxxLinkage, Tail, *FastBody);
     After += lineDirective(BodyLine, FileName) + Fast + " " + fastCloneHeadBody(Ctx, FD, Names, Head, FileName) + "\n";
   }
   After += lineDirective(BodyLine, FileName);
   const std::string Resume = fmt::format(
       "{}void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__base) noexcept {}",
       resumeCloneAttributes(Ctx, FD, Frame), Names.Scope, Names.Resume, *ResumeBody);
-  const std::string InFile =
-      inCLinkage(FD) ? fmt::format("extern \"C++\" {{ namespace {{ {} }} }}", Resume) : fmt::format("namespace {{ {} }}", Resume);
+  const std::string InFile = fmt::format("namespace {{ {} }}", Resume);
   After += Member ? (FD->isInlined() ? "inline " : "") + Resume : Reopened ? inScope(Reopened, InFile) : InFile;
-  After += inlinedCopies(Ctx, FD, Names, Head, CopyBodies, FileName) + " CILKPP_CLONES_END\n" + NameMacros.Undefine;
+  After += inlinedCopies(Ctx, FD, Names, Head, CopyBodies, FileName) + (CLinkage ? " }" : "") + " CILKPP_CLONES_END\n" +
+           NameMacros.Undefine;
 
   if (AfterClass) {
     // The class is complete there (Sema checked that the ';' exists).
