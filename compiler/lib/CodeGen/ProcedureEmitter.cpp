@@ -432,7 +432,8 @@ static std::optional<std::vector<std::string>> inlinedCopyBodies(ASTContext &Ctx
                                                                   const FastCloneAvailable &IsCilkCallee,
                                                                   ArrayRef<SourceLocation> RemovedKeywords,
                                                                   const EmitSettings &Settings,
-                                                                  unsigned OmittedBaseCases, unsigned Levels) {
+                                                                  unsigned OmittedBaseCases, unsigned Levels,
+                                                                  StringRef Arguments) {
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   const bool Suppressed = Diags.getSuppressAllDiagnostics();
   Diags.setSuppressAllDiagnostics(true);
@@ -442,13 +443,46 @@ static std::optional<std::vector<std::string>> inlinedCopyBodies(ASTContext &Ctx
     Copy.Fast = inlinedCopyName(Names, Level);
     std::optional<std::string> Body =
         emitCloneBody(Ctx, Frame, Copy, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, OmittedBaseCases,
-                      Level < Levels ? inlinedCopyName(Names, Level + 1) : "");
+                      Level < Levels ? inlinedCopyName(Names, Level + 1) + Arguments.str() : "");
     if (!Body) break;
     Bodies.push_back(std::move(*Body));
   }
   Diags.setSuppressAllDiagnostics(Suppressed);
   if (Bodies.size() != Levels) return std::nullopt;
   return Bodies;
+}
+
+// The fast clone's body and its copies' (none where it gets none). Its
+// spawns of itself call its first copy, if it gets copies: how many depends
+// on how many such spawns there are. Arguments: an instantiation's template
+// arguments, which name its specializations.
+struct FastCloneBodies {
+  std::optional<std::string> Fast;
+  std::vector<std::string> Copies;
+};
+static FastCloneBodies fastCloneBodies(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
+                                       const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
+                                       const EmitSettings &Settings, unsigned OmittedBaseCases, bool MayInline,
+                                       StringRef Arguments = "") {
+  const std::string FirstCopy = MayInline ? inlinedCopyName(Names, 1) + Arguments.str() : "";
+  FastCloneBodies Out;
+  Out.Fast = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings,
+                           OmittedBaseCases, FirstCopy);
+  if (!Out.Fast || FirstCopy.empty()) return Out;
+  unsigned SelfSpawns = 0;
+  for (size_t At = Out.Fast->find(FirstCopy + "("); At != std::string::npos; At = Out.Fast->find(FirstCopy + "(", At + 1))
+    ++SelfSpawns;
+  const unsigned Levels = inlinedRecursionLevels(Frame, SelfSpawns);
+  std::optional<std::vector<std::string>> Bodies =
+      Levels ? inlinedCopyBodies(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Settings, OmittedBaseCases, Levels,
+                                 Arguments)
+             : std::nullopt;
+  if (Bodies)
+    Out.Copies = std::move(*Bodies);
+  else if (SelfSpawns)
+    Out.Fast = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings,
+                             OmittedBaseCases);
+  return Out;
 }
 
 // A free procedure's copies are internal to the file, declared with the
@@ -465,29 +499,33 @@ static std::string inlinedCopyPrototypes(ASTContext &Ctx, const FunctionDecl *FD
 }
 
 // The copies' definitions, each from the body's line: a member's outside
-// its class, a self-contained member's in its clones class.
+// its class, a self-contained member's in its clones class, a function
+// template instantiation's as specialisations (Arguments).
 static std::string inlinedCopies(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names,
-                                 const CopiedBaseCases &Head, ArrayRef<std::string> Bodies, StringRef FileName) {
+                                 const CopiedBaseCases &Head, ArrayRef<std::string> Bodies, StringRef FileName,
+                                 StringRef Arguments = "") {
   const SourceManager &SM = Ctx.getSourceManager();
   const std::string Line =
       lineDirective(SM.getPresumedLineNumber(SM.getExpansionLoc(FD->getBody()->getBeginLoc())), FileName);
   const bool InClass = !Names.Tables.empty();
-  const std::string Storage = isa<CXXMethodDecl>(FD) && !InClass ? "CILKPP_INLINED_RECURSION "
-                                                                  : "CILKPP_INLINED_RECURSION static ";
+  const std::string Storage = !Arguments.empty()                     ? "template <> CILKPP_INLINED_RECURSION "
+                              : isa<CXXMethodDecl>(FD) && !InClass ? "CILKPP_INLINED_RECURSION "
+                                                                     : "CILKPP_INLINED_RECURSION static ";
   const std::string Scope = InClass ? "" : Names.Scope;
   std::string Out;
   for (unsigned Level = 1; Level <= Bodies.size(); ++Level) {
     ProcedureNames Copy = Names;
     Copy.Fast = inlinedCopyName(Names, Level);
-    const std::string Fast = fastSignature(Ctx, FD, Storage, Scope + Copy.Fast, /*WithDefaults=*/InClass);
+    const std::string Fast =
+        fastSignature(Ctx, FD, Storage, Scope + Copy.Fast + Arguments.str(), /*WithDefaults=*/InClass);
     if (Head.Count == 0) {
       Out += fmt::format("\n{}{} {}", Line, Fast, Bodies[Level - 1]);
       continue;
     }
-    const std::string Tail = fastSignature(Ctx, FD, Storage, Scope + fastTailName(Copy), /*WithDefaults=*/false,
-                                           readOnlyByHead(FD, Head));
+    const std::string Tail = fastSignature(Ctx, FD, Storage, Scope + fastTailName(Copy) + Arguments.str(),
+                                           /*WithDefaults=*/false, readOnlyByHead(FD, Head));
     Out += fmt::format("\n{}{} {}\n{}{} {}", Line, Tail, Bodies[Level - 1], Line, Fast,
-                       fastCloneHeadBody(Ctx, FD, Copy, Head, FileName));
+                       fastCloneHeadBody(Ctx, FD, Copy, Head, FileName, Arguments));
   }
   return Out;
 }
@@ -585,26 +623,10 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const FunctionDecl *FD = Frame.Procedure->Definition;
   const SourceManager &SM = Ctx.getSourceManager();
   const CopiedBaseCases Head = fastCloneHead(Ctx, Frame, FD);
-  // The fast clone's spawns of itself call its first inlined copy, if it
-  // gets copies: how many depends on how many such spawns there are.
-  const std::string FirstCopy = mayHaveInlinedCopies(FD, Frame, Settings) ? inlinedCopyName(Names, 1) : "";
-  std::optional<std::string> FastBody =
-      emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, Head.Count, FirstCopy);
-  std::vector<std::string> CopyBodies;
-  if (FastBody && !FirstCopy.empty()) {
-    unsigned SelfSpawns = 0;
-    for (size_t At = FastBody->find(FirstCopy + "("); At != std::string::npos;
-         At = FastBody->find(FirstCopy + "(", At + 1))
-      ++SelfSpawns;
-    const unsigned Levels = inlinedRecursionLevels(Frame, SelfSpawns);
-    std::optional<std::vector<std::string>> Bodies =
-        Levels ? inlinedCopyBodies(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Settings, Head.Count, Levels)
-               : std::nullopt;
-    if (Bodies)
-      CopyBodies = std::move(*Bodies);
-    else if (SelfSpawns)
-      FastBody = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, Head.Count);
-  }
+  FastCloneBodies Bodies = fastCloneBodies(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Settings, Head.Count,
+                                           mayHaveInlinedCopies(FD, Frame, Settings));
+  std::optional<std::string> &FastBody = Bodies.Fast;
+  const std::vector<std::string> &CopyBodies = Bodies.Copies;
   // Without continuation points nothing can be stolen or suspended, so
   // nothing is ever resumed.
   std::optional<std::string> ResumeBody =
@@ -753,12 +775,37 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
         "{} {};\n", Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str(),
         fastSignature(Ctx, Pattern, "", fastTailName(PatternNames), /*WithDefaults=*/false));
   }
+  // A free function template's instantiations get inlined copies
+  // (RecursionInlining.h) as specialisations of copy templates declared
+  // with the fast clone's (not one with a parameter pack or constraints,
+  // which the copy templates would have to repeat).
+  const TemplateParameterList *PatternParams =
+      Member ? nullptr : Pattern->getDescribedFunctionTemplate()->getTemplateParameters();
+  const bool TemplateMayInline = PatternParams && Settings.InlinedRecursion && !Pattern->isVariadic() &&
+                                 !PatternParams->hasParameterPack() && !PatternParams->getRequiresClause() &&
+                                 !Pattern->getTrailingRequiresClause() && !Pattern->getQualifierLoc();
+  unsigned CopyLevels = 0;
+  std::string CopySpecializations;
   for (unsigned Index = 0; Index < Instances.size(); ++Index) {
     const Instantiation &I = Instances[Index];
     const CopiedBaseCases &Head = Heads[Index];
     const FunctionDecl *FD = I.Frame->Procedure->Definition;
-    std::optional<std::string> FastBody =
-        emitCloneBody(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings, Head.Count);
+    const std::string Arguments = Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD);
+    FastCloneBodies Bodies =
+        fastCloneBodies(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, Settings, Head.Count,
+                        TemplateMayInline && mayInlineRecursion(*I.Frame), Arguments);
+    std::optional<std::string> &FastBody = Bodies.Fast;
+    CopyLevels = std::max<unsigned>(CopyLevels, Bodies.Copies.size());
+    for (unsigned Level = 1; Level <= Bodies.Copies.size(); ++Level) {
+      ProcedureNames Copy = I.Names;
+      Copy.Fast = inlinedCopyName(I.Names, Level);
+      CopySpecializations +=
+          fastSignature(Ctx, FD, "template <> CILKPP_INLINED_RECURSION ", Copy.Fast + Arguments, false) + ";\n";
+      if (Head.Count)
+        CopySpecializations += fastSignature(Ctx, FD, "template <> CILKPP_INLINED_RECURSION ",
+                                             fastTailName(Copy) + Arguments, false) +
+                               ";\n";
+    }
     std::optional<std::string> ResumeBody =
         I.Frame->Points.empty()
             ? std::optional<std::string>("{ __builtin_unreachable(); }")
@@ -766,7 +813,6 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     if (!FastBody || !ResumeBody) return false;
     AtEnd += fmt::format("\n{}{}", lineDirective(BeginLine, FileName),
                          withoutMacros(Ctx, Settings, frameDeclarations(Ctx, *I.Frame, I.Names, *Settings.Signatures, Scope)));
-    const std::string Arguments = Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD);
     const std::string Fast =
         fastSignature(Ctx, FD, "", I.Names.Scope + I.Names.Fast + Arguments, /*WithDefaults=*/false);
     // Inline, as the instantiation it translates: other files of the
@@ -790,7 +836,24 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
         fmt::format("{}void {}{}([[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] "
                     "::cilkpp::rt::Frame *__base) noexcept {}",
                     resumeCloneAttributes(Ctx, FD, *I.Frame), I.Names.Scope, I.Names.Resume, *ResumeBody);
-    AtEnd += (Member ? Specialization + Resume : fmt::format("namespace {{ {} }}", Resume)) + " CILKPP_CLONES_END\n" + NameMacros.Undefine;
+    AtEnd += (Member ? Specialization + Resume : fmt::format("namespace {{ {} }}", Resume)) +
+             inlinedCopies(Ctx, FD, I.Names, Head, Bodies.Copies, FileName, Arguments) + " CILKPP_CLONES_END\n" +
+             NameMacros.Undefine;
+  }
+  // The copy templates, which only their specialisations define.
+  if (CopyLevels) {
+    const std::string Params =
+        Lexer::getSourceText(fileRange(SM, PatternParams->getSourceRange()), SM, Ctx.getLangOpts()).str();
+    std::string CopyTemplates;
+    for (unsigned Level = 1; Level <= CopyLevels; ++Level) {
+      ProcedureNames Copy = PatternNames;
+      Copy.Fast = inlinedCopyName(PatternNames, Level);
+      CopyTemplates += fmt::format("{} {};\n", Params, fastSignature(Ctx, Pattern, "", Copy.Fast, /*WithDefaults=*/true));
+      if (AnyHead)
+        CopyTemplates +=
+            fmt::format("{} {};\n", Params, fastSignature(Ctx, Pattern, "", fastTailName(Copy), /*WithDefaults=*/false));
+    }
+    Declarations = CopyTemplates + Declarations + CopySpecializations;
   }
   // Every specialization is declared before any is defined: one
   // instantiation's clone may call another's (an overload of the member), and
