@@ -499,16 +499,17 @@ static std::string inlinedCopyPrototypes(ASTContext &Ctx, const FunctionDecl *FD
 }
 
 // The copies' definitions, each from the body's line: a member's outside
-// its class, a self-contained member's in its clones class, a function
-// template instantiation's as specialisations (Arguments).
+// its class, a self-contained member's in its clones class, a template
+// instantiation's as explicit specialisations (Specialization: their
+// `template <>` headers; Arguments: a function template's arguments).
 static std::string inlinedCopies(ASTContext &Ctx, const FunctionDecl *FD, const ProcedureNames &Names,
                                  const CopiedBaseCases &Head, ArrayRef<std::string> Bodies, StringRef FileName,
-                                 StringRef Arguments = "") {
+                                 StringRef Specialization = "", StringRef Arguments = "") {
   const SourceManager &SM = Ctx.getSourceManager();
   const std::string Line =
       lineDirective(SM.getPresumedLineNumber(SM.getExpansionLoc(FD->getBody()->getBeginLoc())), FileName);
   const bool InClass = !Names.Tables.empty();
-  const std::string Storage = !Arguments.empty()                     ? "template <> CILKPP_INLINED_RECURSION "
+  const std::string Storage = !Specialization.empty() ? Specialization.str() + "CILKPP_INLINED_RECURSION "
                               : isa<CXXMethodDecl>(FD) && !InClass ? "CILKPP_INLINED_RECURSION "
                                                                      : "CILKPP_INLINED_RECURSION static ";
   const std::string Scope = InClass ? "" : Names.Scope;
@@ -742,12 +743,9 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   for (const Instantiation &I : Instances) Heads.push_back(fastCloneHead(Ctx, *I.Frame, I.Frame->Procedure->Definition));
   const bool AnyHead = llvm::any_of(Heads, [](const CopiedBaseCases &H) { return H.Count > 0; });
   const ProcedureNames PatternNames = namesFor(Pattern, Member ? memberTemplateOverloadIndex(Pattern) : 0);
-  if (Member) {
-    // A class template's member: its clones are declared in the class.
-    const auto *Class = cast<CXXRecordDecl>(Pattern->getDeclContext());
-    Main.InsertTextAfter(SM.getExpansionLoc(Class->getBraceRange().getEnd()),
-                         memberDeclarations(Ctx, Pattern, PatternNames, AnyHead));
-  } else {
+  // (A class template's member has its clones declared in the class, once
+  // all instantiations' are known: below.)
+  if (!Member) {
     // (The fast clone's template is declared before the template's first
     // declaration: translateProcedures.)
     Begin = SM.getExpansionLoc(Pattern->getDescribedFunctionTemplate()->getTemplateParameters()->getTemplateLoc());
@@ -775,15 +773,18 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
         "{} {};\n", Lexer::getSourceText(fileRange(SM, Params->getSourceRange()), SM, Ctx.getLangOpts()).str(),
         fastSignature(Ctx, Pattern, "", fastTailName(PatternNames), /*WithDefaults=*/false));
   }
-  // A free function template's instantiations get inlined copies
-  // (RecursionInlining.h) as specialisations of copy templates declared
+  // Instantiations get inlined copies (RecursionInlining.h) as explicit
+  // specialisations: a function template's of copy templates declared
   // with the fast clone's (not one with a parameter pack or constraints,
-  // which the copy templates would have to repeat).
-  const TemplateParameterList *PatternParams =
-      Member ? nullptr : Pattern->getDescribedFunctionTemplate()->getTemplateParameters();
-  const bool TemplateMayInline = PatternParams && Settings.InlinedRecursion && !Pattern->isVariadic() &&
-                                 !PatternParams->hasParameterPack() && !PatternParams->getRequiresClause() &&
-                                 !Pattern->getTrailingRequiresClause() && !Pattern->getQualifierLoc();
+  // which the copy templates would have to repeat), a class template
+  // member's of copies declared in the class (not a member function
+  // template's).
+  const FunctionTemplateDecl *Described = Pattern->getDescribedFunctionTemplate();
+  const TemplateParameterList *PatternParams = Described ? Described->getTemplateParameters() : nullptr;
+  const bool TemplateMayInline =
+      Settings.InlinedRecursion && !Pattern->isVariadic() && !Pattern->getTrailingRequiresClause() &&
+      (Member ? !Described
+              : !PatternParams->hasParameterPack() && !PatternParams->getRequiresClause() && !Pattern->getQualifierLoc());
   unsigned CopyLevels = 0;
   std::string CopySpecializations;
   for (unsigned Index = 0; Index < Instances.size(); ++Index) {
@@ -796,15 +797,15 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
                         TemplateMayInline && mayInlineRecursion(*I.Frame), Arguments);
     std::optional<std::string> &FastBody = Bodies.Fast;
     CopyLevels = std::max<unsigned>(CopyLevels, Bodies.Copies.size());
+    const std::string Header = Member ? explicitSpecialization(FD) : "template <> ";
     for (unsigned Level = 1; Level <= Bodies.Copies.size(); ++Level) {
       ProcedureNames Copy = I.Names;
       Copy.Fast = inlinedCopyName(I.Names, Level);
-      CopySpecializations +=
-          fastSignature(Ctx, FD, "template <> CILKPP_INLINED_RECURSION ", Copy.Fast + Arguments, false) + ";\n";
+      const std::string Storage = Header + "CILKPP_INLINED_RECURSION ";
+      CopySpecializations += fastSignature(Ctx, FD, Storage, I.Names.Scope + Copy.Fast + Arguments, false) + ";\n";
       if (Head.Count)
-        CopySpecializations += fastSignature(Ctx, FD, "template <> CILKPP_INLINED_RECURSION ",
-                                             fastTailName(Copy) + Arguments, false) +
-                               ";\n";
+        CopySpecializations +=
+            fastSignature(Ctx, FD, Storage, I.Names.Scope + fastTailName(Copy) + Arguments, false) + ";\n";
     }
     std::optional<std::string> ResumeBody =
         I.Frame->Points.empty()
@@ -817,7 +818,6 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
         fastSignature(Ctx, FD, "", I.Names.Scope + I.Names.Fast + Arguments, /*WithDefaults=*/false);
     // Inline, as the instantiation it translates: other files of the
     // program instantiate it too.
-    const std::string Header = Member ? explicitSpecialization(FD) : "template <> ";
     const std::string Specialization = Header + "inline ";
     Declarations += fmt::format("{}{};\n", Specialization, Fast);
     const PredefinedNameMacros NameMacros = predefinedNameMacros(FD->getBody(), FD);
@@ -837,11 +837,16 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
                     "::cilkpp::rt::Frame *__base) noexcept {}",
                     resumeCloneAttributes(Ctx, FD, *I.Frame), I.Names.Scope, I.Names.Resume, *ResumeBody);
     AtEnd += (Member ? Specialization + Resume : fmt::format("namespace {{ {} }}", Resume)) +
-             inlinedCopies(Ctx, FD, I.Names, Head, Bodies.Copies, FileName, Arguments) + " CILKPP_CLONES_END\n" +
+             inlinedCopies(Ctx, FD, I.Names, Head, Bodies.Copies, FileName, Header, Arguments) + " CILKPP_CLONES_END\n" +
              NameMacros.Undefine;
   }
+  if (Member) {
+    const auto *Class = cast<CXXRecordDecl>(Pattern->getDeclContext());
+    Main.InsertTextAfter(SM.getExpansionLoc(Class->getBraceRange().getEnd()),
+                         memberDeclarations(Ctx, Pattern, PatternNames, AnyHead, CopyLevels));
+  }
   // The copy templates, which only their specialisations define.
-  if (CopyLevels) {
+  if (CopyLevels && !Member) {
     const std::string Params =
         Lexer::getSourceText(fileRange(SM, PatternParams->getSourceRange()), SM, Ctx.getLangOpts()).str();
     std::string CopyTemplates;
@@ -853,8 +858,9 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
         CopyTemplates +=
             fmt::format("{} {};\n", Params, fastSignature(Ctx, Pattern, "", fastTailName(Copy), /*WithDefaults=*/false));
     }
-    Declarations = CopyTemplates + Declarations + CopySpecializations;
+    Declarations = CopyTemplates + Declarations;
   }
+  Declarations += CopySpecializations;
   // Every specialization is declared before any is defined: one
   // instantiation's clone may call another's (an overload of the member), and
   // a specialization must precede its first use.
