@@ -67,8 +67,8 @@ class CloneBuilder {
   CloneBuilder(ASTContext &Ctx, const FrameDescription &Frame, const ProcedureNames &Names,
                const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords, CloneKind Kind,
                const EmitSettings &Settings, unsigned OmittedBaseCases, StringRef SelfSpawnTarget)
-      : Settings(Settings), OmittedBaseCases(OmittedBaseCases), SelfSpawnTarget(SelfSpawnTarget), Ctx(Ctx), SM(Ctx.getSourceManager()),
-        LO(Ctx.getLangOpts()), Frame(Frame),
+      : Settings(Settings), OmittedBaseCases(OmittedBaseCases), SelfSpawnTarget(SelfSpawnTarget), Ctx(Ctx),
+        SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Frame(Frame),
         Proc(*Frame.Procedure), FD(Proc.Definition), Names(Names), IsCilkCallee(IsCilkCallee),
         RemovedKeywords(RemovedKeywords), Kind(Kind), Tries(Ctx, Frame),
         Final(Ctx.getSourceManager(), Ctx.getLangOpts()) {

@@ -419,9 +419,9 @@ static std::string fastCloneHeadBody(ASTContext &Ctx, const FunctionDecl *FD, co
 // clone (RecursionInlining.h): not templates (emitTemplateProcedure), nor
 // where the copies could not be declared beside the fast clone or would
 // change what the program links to.
-static bool mayHaveInlinedCopies(const FunctionDecl *FD, const FrameDescription &Frame, const EmitSettings &Settings) {
+static bool mayHaveInlinedCopies(const FunctionDecl *FD, const EmitSettings &Settings) {
   return Settings.InlinedRecursion && !FD->isVariadic() && !isExplicitSpecialization(FD) && !FD->hasAttr<WeakAttr>() &&
-         (isa<CXXMethodDecl>(FD) || !FD->getQualifierLoc()) && mayInlineRecursion(Frame);
+         (isa<CXXMethodDecl>(FD) || !FD->getQualifierLoc());
 }
 
 // The fast clone's copies' bodies, level 1 first: each calls the next level,
@@ -454,7 +454,8 @@ static std::optional<std::vector<std::string>> inlinedCopyBodies(ASTContext &Ctx
 
 // The fast clone's body and its copies' (none where it gets none). Its
 // spawns of itself call its first copy, if it gets copies: how many depends
-// on how many such spawns there are. Arguments: an instantiation's template
+// on how many such spawns there are. MayInline: whether it may have copies
+// (the body's size decides too). Arguments: an instantiation's template
 // arguments, which name its specializations.
 struct FastCloneBodies {
   std::optional<std::string> Fast;
@@ -464,7 +465,8 @@ static FastCloneBodies fastCloneBodies(ASTContext &Ctx, const FrameDescription &
                                        const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
                                        const EmitSettings &Settings, unsigned OmittedBaseCases, bool MayInline,
                                        StringRef Arguments = "") {
-  const std::string FirstCopy = MayInline ? inlinedCopyName(Names, 1) + Arguments.str() : "";
+  const unsigned BodySize = MayInline ? copyableBodySize(Frame) : 0;
+  const std::string FirstCopy = BodySize ? inlinedCopyName(Names, 1) + Arguments.str() : "";
   FastCloneBodies Out;
   Out.Fast = emitCloneBody(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, CloneKind::Fast, Settings,
                            OmittedBaseCases, FirstCopy);
@@ -472,7 +474,7 @@ static FastCloneBodies fastCloneBodies(ASTContext &Ctx, const FrameDescription &
   unsigned SelfSpawns = 0;
   for (size_t At = Out.Fast->find(FirstCopy + "("); At != std::string::npos; At = Out.Fast->find(FirstCopy + "(", At + 1))
     ++SelfSpawns;
-  const unsigned Levels = inlinedRecursionLevels(Frame, SelfSpawns);
+  const unsigned Levels = inlinedRecursionLevels(BodySize, SelfSpawns);
   std::optional<std::vector<std::string>> Bodies =
       Levels ? inlinedCopyBodies(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Settings, OmittedBaseCases, Levels,
                                  Arguments)
@@ -625,7 +627,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
   const SourceManager &SM = Ctx.getSourceManager();
   const CopiedBaseCases Head = fastCloneHead(Ctx, Frame, FD);
   FastCloneBodies Bodies = fastCloneBodies(Ctx, Frame, Names, IsCilkCallee, RemovedKeywords, Settings, Head.Count,
-                                           mayHaveInlinedCopies(FD, Frame, Settings));
+                                           mayHaveInlinedCopies(FD, Settings));
   std::optional<std::string> &FastBody = Bodies.Fast;
   const std::vector<std::string> &CopyBodies = Bodies.Copies;
   // Without continuation points nothing can be stolen or suspended, so
@@ -794,7 +796,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     const std::string Arguments = Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD);
     FastCloneBodies Bodies =
         fastCloneBodies(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, Settings, Head.Count,
-                        TemplateMayInline && mayInlineRecursion(*I.Frame), Arguments);
+                        TemplateMayInline, Arguments);
     std::optional<std::string> &FastBody = Bodies.Fast;
     CopyLevels = std::max<unsigned>(CopyLevels, Bodies.Copies.size());
     const std::string Header = Member ? explicitSpecialization(FD) : "template <> ";

@@ -44,25 +44,19 @@ constexpr unsigned CopiedNodesBudget = 600;
 constexpr unsigned CopiesBudget = 14;
 constexpr unsigned MaxLevels = 3;
 
-unsigned bodyNodes(const FunctionDecl *FD) {
-  BodyShape Shape;
-  Shape.TraverseStmt(FD->getBody());
-  return Shape.Uncopyable ? 0 : Shape.Nodes;
-}
-
 }  // namespace
 
-bool mayInlineRecursion(const FrameDescription &Frame) {
+unsigned copyableBodySize(const FrameDescription &Frame) {
   const CilkProcedure &Proc = *Frame.Procedure;
   // (A cilk_for's lowering makes a lambda in each copy.)
-  if (!Proc.Loops.empty() || Proc.Spawns.empty()) return false;
-  const unsigned Nodes = bodyNodes(Proc.Definition);
-  return Nodes > 0 && Nodes <= CopiedNodesBudget;
+  if (!Proc.Loops.empty() || Proc.Spawns.empty()) return 0;
+  BodyShape Shape;
+  Shape.TraverseStmt(Proc.Definition->getBody());
+  return Shape.Uncopyable || Shape.Nodes > CopiedNodesBudget ? 0 : Shape.Nodes;
 }
 
-unsigned inlinedRecursionLevels(const FrameDescription &Frame, unsigned SelfSpawns) {
-  if (SelfSpawns == 0 || !mayInlineRecursion(Frame)) return 0;
-  const unsigned Nodes = bodyNodes(Frame.Procedure->Definition);
+unsigned inlinedRecursionLevels(unsigned Nodes, unsigned SelfSpawns) {
+  if (Nodes == 0 || SelfSpawns == 0) return 0;
   unsigned Levels = 0, Copies = 0, AtLevel = 1;
   while (Levels < MaxLevels) {
     AtLevel *= SelfSpawns;

@@ -19,15 +19,17 @@
 
 namespace cilkpp {
 
-// Whether the procedure's body may be copied: small, and with nothing whose
-// identity copies would split (a lambda's or local class's type, a static
-// local, an asm statement, a label's address).
-bool mayInlineRecursion(const FrameDescription &Frame);
+// The size of the procedure's body (its statements and expressions) where it
+// may be copied: small, and with nothing whose identity copies would split
+// (a lambda's or local class's type, a static local, an asm statement, a
+// label's address); else 0.
+unsigned copyableBodySize(const FrameDescription &Frame);
 
-// How many levels of copies a fast clone whose body spawns or calls itself
-// at SelfSpawns places gets: each level multiplies the code by SelfSpawns,
-// so fewer for more places; 0 for none.
-unsigned inlinedRecursionLevels(const FrameDescription &Frame, unsigned SelfSpawns);
+// How many levels of copies a fast clone gets whose body, of BodySize
+// (copyableBodySize), spawns or calls itself at SelfSpawns places: each
+// level multiplies the code by SelfSpawns, so fewer for more places; 0 for
+// none.
+unsigned inlinedRecursionLevels(unsigned BodySize, unsigned SelfSpawns);
 
 // The fast clone's copy at Level (1 for the one its own spawns call).
 std::string inlinedCopyName(const ProcedureNames &Names, unsigned Level);

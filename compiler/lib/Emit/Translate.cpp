@@ -66,11 +66,12 @@ class FastPrototypes {
   bool declareEarly(const FunctionDecl *FD, const FunctionDecl *Definition) {
     const FunctionDecl *First = nullptr;
     // Only a namespace-scope declaration (also one in `extern "C"`) can
-    // carry a prototype that the clones, emitted at namespace scope, can see. An explicit
-    // specialization's chain also holds the declaration that Clang deduced
+    // carry a prototype that the clones, emitted at namespace scope, can
+    // see. An explicit specialization's chain also holds the declaration that Clang deduced
     // from the template (without the `template <>` header), not one written.
     for (const FunctionDecl *R : FD->redecls())
-      if (R->getLexicalDeclContext()->getRedeclContext()->isFileContext() && SM.isWrittenInMainFile(SM.getExpansionLoc(R->getLocation())) &&
+      if (R->getLexicalDeclContext()->getRedeclContext()->isFileContext() &&
+          SM.isWrittenInMainFile(SM.getExpansionLoc(R->getLocation())) &&
           (!isExplicitSpecialization(FD) || R->getNumTemplateParameterLists() > 0) &&
           (!First || offset(R->getBeginLoc()) < offset(First->getBeginLoc())))
         First = R;
