@@ -31,24 +31,73 @@ struct OffsetRange {
   bool contains(unsigned Offset) const { return Begin <= Offset && Offset <= End; }
 };
 
-// The structured binding declared at a place, in one instantiation's body.
-class DecompositionAt : public RecursiveASTVisitor<DecompositionAt> {
+// The variable (or structured binding) declared at a place, in one
+// instantiation's body.
+template <class Declaration>
+class DeclarationAt : public RecursiveASTVisitor<DeclarationAt<Declaration>> {
  public:
-  static const DecompositionDecl *find(const FunctionDecl *FD, SourceLocation Loc) {
-    DecompositionAt Finder(Loc);
+  static const Declaration *find(const FunctionDecl *FD, SourceLocation Loc) {
+    DeclarationAt Finder(Loc);
     Finder.TraverseStmt(FD->getBody());
     return Finder.Found;
   }
-  bool VisitDecompositionDecl(DecompositionDecl *D) {
-    if (D->getLocation() == Loc) Found = D;
+  bool VisitVarDecl(VarDecl *D) {
+    if (D->getLocation() == Loc) Found = dyn_cast<Declaration>(D);
     return !Found;
   }
 
  private:
-  explicit DecompositionAt(SourceLocation Loc) : Loc(Loc) {}
+  explicit DeclarationAt(SourceLocation Loc) : Loc(Loc) {}
   SourceLocation Loc;
-  const DecompositionDecl *Found = nullptr;
+  const Declaration *Found = nullptr;
 };
+
+// The temporary whose lifetime a local reference V extends: its
+// initializer is the temporary, or a base, member or element of it.
+const MaterializeTemporaryExpr *extendedTemporary(const VarDecl *V) {
+  if (!V || isa<ParmVarDecl, DecompositionDecl>(V) || !V->hasLocalStorage() || !V->getType()->isReferenceType() ||
+      !V->getInit())
+    return nullptr;
+  const Expr *E = V->getInit();
+  while (true) {
+    E = E->IgnoreParens();
+    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
+      return Temporary->getExtendingDecl() == V ? Temporary : nullptr;
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E)) E = Cleanups->getSubExpr();
+    else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+             Cast && (Cast->getCastKind() == CK_NoOp || Cast->getCastKind() == CK_DerivedToBase ||
+                      Cast->getCastKind() == CK_UncheckedDerivedToBase))
+      E = Cast->getSubExpr();
+    else if (const auto *Member = dyn_cast<MemberExpr>(E); Member && !Member->isArrow()) E = Member->getBase();
+    else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E);
+             Subscript && Subscript->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      E = Subscript->getBase();
+    else return nullptr;
+  }
+}
+
+// A local reference that keeps alive a temporary of its own type, and only
+// that (`const std::string &s = make();`, `auto &&v = std::vector<int>(n);`):
+// declared without the `&` it holds the same object, which a frame can hold,
+// where it cannot hold a reference into the fast clone's stack.
+bool bindsOwnTemporary(const ASTContext &Ctx, const VarDecl *V) {
+  const MaterializeTemporaryExpr *Temporary = extendedTemporary(V);
+  if (!Temporary) return false;
+  const Expr *Init = V->getInit();
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Init)) Init = Cleanups->getSubExpr();
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Init); Cast && Cast->getCastKind() == CK_NoOp)
+    Init = Cast->getSubExpr();
+  return Init == Temporary && Ctx.hasSameUnqualifiedType(Temporary->getType(), V->getType().getNonReferenceType());
+}
+
+// The `&` or `&&` of V's declarator, where the file spells it.
+std::optional<SourceLocation> referenceSigil(const SourceManager &SM, const VarDecl *V) {
+  const TypeSourceInfo *Written = V->getTypeSourceInfo();
+  const auto Reference = Written ? Written->getTypeLoc().getAs<ReferenceTypeLoc>() : ReferenceTypeLoc();
+  if (!Reference || !Reference.getSigilLoc().isFileID() || !SM.isWrittenInMainFile(Reference.getSigilLoc()))
+    return std::nullopt;
+  return Reference.getSigilLoc();
+}
 
 // The statements to lower, and the bodies whose keywords are their own:
 // lambdas' and cilk_for loops'.
@@ -76,6 +125,11 @@ class StatementCollector : public RecursiveASTVisitor<StatementCollector> {
     if (S->isSingleDecl() && isa<DecompositionDecl>(S->getSingleDecl()) &&
         cast<DecompositionDecl>(S->getSingleDecl())->hasLocalStorage())
       add(S);
+    else if (llvm::any_of(S->decls(), [](const Decl *D) {
+               const auto *V = dyn_cast<VarDecl>(D);
+               return V && V->hasLocalStorage() && V->getType()->isReferenceType();
+             }))
+      add(S);  // Lowering::lowerTemporaryReferences decides
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr *L) {
@@ -173,7 +227,10 @@ class Lowering {
                               Sw->getConditionVariable(), "switch");
     if (const auto *W = dyn_cast<WhileStmt>(S)) return lowerWhile(W);
     if (const auto *F = dyn_cast<ForStmt>(S)) return lowerFor(F);
-    return lowerBindings(cast<DeclStmt>(S));
+    const auto *Declaration = cast<DeclStmt>(S);
+    if (Declaration->isSingleDecl() && isa<DecompositionDecl>(Declaration->getSingleDecl()))
+      return lowerBindings(Declaration);
+    return lowerTemporaryReferences(Declaration);
   }
 
   // The region a statement's variables are in scope for: the statement, or
@@ -425,6 +482,53 @@ class Lowering {
     return true;
   }
 
+  // const std::string &s = make();  ->  const std::string s = make();
+  // (bindsOwnTemporary; in a template, where every instantiation in the file
+  // does so). A reference to a base, member or element of a temporary refers
+  // to a local holding the whole temporary instead:
+  // const Base &b = Derived();  ->  const auto __cilkpp_temporary_L_C = Derived(); const Base &b = __cilkpp_temporary_L_C;
+  bool lowerTemporaryReferences(const DeclStmt *S) {
+    bool Changed = false;
+    for (const Decl *D : S->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || !V->getType()->isReferenceType() || !V->hasLocalStorage()) continue;
+      if (std::optional<SourceLocation> Sigil = referenceSigil(SM, V); Sigil && bindsOwnTemporaryInEveryInstance(V)) {
+        Main.RemoveText(CharSourceRange::getTokenRange(*Sigil, *Sigil));
+        Changed = true;
+      } else if (const MaterializeTemporaryExpr *Temporary = extendedTemporary(V); Temporary && S->isSingleDecl()) {
+        Changed |= holdWholeTemporary(S, V, Temporary);
+      }
+    }
+    return Changed;
+  }
+
+  bool holdWholeTemporary(const DeclStmt *S, const VarDecl *V, const MaterializeTemporaryExpr *Temporary) {
+    const SourceRange Range = Temporary->getSourceRange();
+    if (!rewritable(S) || !Range.getBegin().isFileID() || !Range.getEnd().isFileID()) return false;
+    const SourceLocation Name = SM.getExpansionLoc(V->getLocation());
+    const std::string Holder =
+        fmt::format("__cilkpp_temporary_{}_{}", SM.getPresumedLineNumber(Name), SM.getSpellingColumnNumber(Name));
+    // An rvalue reference binds to the temporary as the xvalue it was.
+    const std::string Use = V->getType()->isRValueReferenceType()
+                                ? fmt::format("static_cast<decltype({}) &&>({})", Holder, Holder)
+                                : Holder;
+    Main.InsertTextBefore(SM.getExpansionLoc(S->getBeginLoc()),
+                          fmt::format("{}auto {} = {}; ", Temporary->getType().isConstQualified() ? "const " : "",
+                                      Holder, text(Range)));
+    Main.ReplaceText(CharSourceRange::getTokenRange(Range), Use);
+    return true;
+  }
+
+  bool bindsOwnTemporaryInEveryInstance(const VarDecl *V) const {
+    if (!V->getInit() || !V->getInit()->isInstantiationDependent()) return bindsOwnTemporary(Ctx, V);
+    const auto *Function = dyn_cast<FunctionDecl>(V->getDeclContext());
+    const std::vector<const FunctionDecl *> Instances =
+        Function ? instantiationsOf(Function) : std::vector<const FunctionDecl *>();
+    return !Instances.empty() && llvm::all_of(Instances, [&](const FunctionDecl *Instance) {
+      return bindsOwnTemporary(Ctx, DeclarationAt<VarDecl>::find(Instance, V->getLocation()));
+    });
+  }
+
   struct Decomposition {
     std::vector<std::string> Accesses;  // the expression that reads each binding from Object
     bool HoldsTemporary = false;        // a reference bound to a temporary
@@ -443,7 +547,7 @@ class Lowering {
     if (!Function) return std::nullopt;
     std::optional<Decomposition> Common;
     for (const FunctionDecl *Instance : instantiationsOf(Function)) {
-      const DecompositionDecl *Same = DecompositionAt::find(Instance, D->getLocation());
+      const DecompositionDecl *Same = DeclarationAt<DecompositionDecl>::find(Instance, D->getLocation());
       std::optional<Decomposition> This = Same ? concreteDecomposition(Same, Object) : std::nullopt;
       if (!This || (Common && *This != *Common)) return std::nullopt;
       Common = std::move(This);
