@@ -18,18 +18,16 @@
 using namespace clang;
 
 namespace cilkpp {
-namespace {
 
 std::string inventedName(unsigned Index) { return fmt::format("__cilkpp_auto_{}", Index + 1); }
 
-// Where `std::integral auto k` writes its type-constraint: it moves to the
-// template head, as `template <std::integral __cilkpp_auto_1>` (a
-// placeholder type stays `auto`).
 CharSourceRange constraintRange(const SourceManager &SM, const TemplateTypeParmDecl *Invented) {
   const TypeConstraint *Constraint = Invented ? Invented->getTypeConstraint() : nullptr;
   if (!Constraint) return {};
   return fileRange(SM, Constraint->getConceptReference()->getSourceRange());
 }
+
+namespace {
 
 bool hasDefaultArgument(const NamedDecl *P) {
   if (const auto *T = dyn_cast<TemplateTypeParmDecl>(P)) return T->hasDefaultArgument();

@@ -6,7 +6,9 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <optional>
 #include <string>
@@ -35,6 +37,17 @@ struct OutlinedTemplate {
   // Arguments with More after them ("<T, long>").
   std::string argumentsWith(const std::vector<std::string> &More) const;
 };
+
+// The name an `auto` parameter's invented template parameter gets where the
+// translation spells it: `__cilkpp_auto_1` for the one at Index 0 of its
+// template's parameter list.
+std::string inventedName(unsigned Index);
+
+// Where `std::integral auto k` writes its type-constraint, which moves to
+// the template head as `template <std::integral __cilkpp_auto_1>` (a
+// placeholder type stays `auto`); invalid without one, or where a macro
+// writes it.
+clang::CharSourceRange constraintRange(const clang::SourceManager &SM, const clang::TemplateTypeParmDecl *Invented);
 
 // nullopt, with WhyNot saying why, when the body cannot move as a template:
 // a host template with a parameter pack, a default argument (its prototype

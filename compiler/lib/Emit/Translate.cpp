@@ -13,6 +13,7 @@
 #include "CodeGen/ExplicitInstantiations.h"
 #include "CodeGen/ExpressionCalls.h"
 #include "CodeGen/LocalTypeHoisting.h"
+#include "CodeGen/AbbreviatedTemplates.h"
 #include "CodeGen/LoopLowering.h"
 #include "CodeGen/ProcedureEmitter.h"
 #include "CodeGen/SignatureTables.h"
@@ -277,7 +278,8 @@ class TranslationConsumer : public ASTConsumer {
     if (!Options.Serial && MayOutline) {
       // The next round reports whatever this one would.
       Ctx.getDiagnostics().setSuppressAllDiagnostics(true);
-      Result.Outlined = lowerParallelRangeLoops(Ctx, Uses, Pragmas, Options.InputPath);
+      Result.Outlined = nameInventedTemplateParameters(Ctx, Uses, Pragmas);
+      if (!Result.Outlined) Result.Outlined = lowerParallelRangeLoops(Ctx, Uses, Pragmas, Options.InputPath);
       if (!Result.Outlined) Result.Outlined = outlineSpawningBodies(Ctx, Uses, Pragmas, Options.InputPath, UnmovedBodies);
       if (!Result.Outlined) Result.Outlined = lowerStatementsAroundContinuations(Ctx, Uses, Options.InputPath, Options.PollPoints);
       if (!Result.Outlined) {

@@ -11,6 +11,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -167,6 +168,47 @@ const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   return nullptr;
 }
 
+// The classes that declare FD (or its template) a friend.
+llvm::SmallPtrSet<const CXXRecordDecl *, 2> befriendingClasses(const FunctionDecl *FD) {
+  llvm::SmallPtrSet<const CXXRecordDecl *, 2> Classes;
+  auto Add = [&](const Decl *D) {
+    if (D->getFriendObjectKind() == Decl::FOK_None) return;
+    if (const auto *Class = dyn_cast<CXXRecordDecl>(D->getLexicalDeclContext())) Classes.insert(Class->getCanonicalDecl());
+  };
+  if (const FunctionTemplateDecl *Template = FD->getPrimaryTemplate())
+    for (const RedeclarableTemplateDecl *D : Template->redecls()) Add(D);
+  else
+    for (const FunctionDecl *D : FD->redecls()) Add(D);
+  return Classes;
+}
+
+// Whether the body names a private or protected member of one of Classes
+// (or of the class template it was instantiated from).
+bool usesNonPublicMemberOf(const FunctionDecl *FD, const llvm::SmallPtrSet<const CXXRecordDecl *, 2> &Classes) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const llvm::SmallPtrSet<const CXXRecordDecl *, 2> &Classes;
+    bool Found = false;
+    explicit Finder(const llvm::SmallPtrSet<const CXXRecordDecl *, 2> &Classes) : Classes(Classes) {}
+    void check(const NamedDecl *D) {
+      if (!D || (D->getAccess() != AS_private && D->getAccess() != AS_protected)) return;
+      const auto *Class = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+      if (!Class) return;
+      const CXXRecordDecl *Pattern = Class->getTemplateInstantiationPattern();
+      Found |= Classes.contains(Class->getCanonicalDecl()) || (Pattern && Classes.contains(Pattern->getCanonicalDecl()));
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      check(E->getMemberDecl());
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      check(E->getDecl());
+      return !Found;
+    }
+  } Walker(Classes);
+  Walker.TraverseStmt(FD->getBody());
+  return Walker.Found;
+}
+
 const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (const char *Kind = unsupportedMemberKind(Ctx, MD)) return Kind;
@@ -179,12 +221,21 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   // Its frame and clones would be declared inside the class.
   if (FD->getFriendObjectKind() != Decl::FOK_None && FD->getLexicalDeclContext()->isRecord())
     return "a friend function defined in its class";
+  // The class befriends the procedure by name, and its clones, which hold
+  // the body, are other functions.
+  if (const llvm::SmallPtrSet<const CXXRecordDecl *, 2> Classes = befriendingClasses(FD);
+      !Classes.empty() && usesNonPublicMemberOf(FD, Classes))
+    return "a friend function that uses a private or protected member of a class that befriends it (the "
+           "translated code of its body is not a friend of the class: make it a static member of the class, or "
+           "the member public)";
   // The translation spells the template's head, and an `auto` parameter's
-  // invented template parameter has no name to spell.
+  // invented template parameter has no name to spell unless a round named
+  // it (CodeGen/AbbreviatedTemplates.h).
   if (const FunctionTemplateDecl *Template = FD->getPrimaryTemplate() ? FD->getPrimaryTemplate()
                                                                      : FD->getDescribedFunctionTemplate())
     if (llvm::any_of(*Template->getTemplateParameters(), [](const NamedDecl *P) { return P->isImplicit(); }))
-      return "an abbreviated function template (a parameter declared 'auto': write 'template <class T>' instead)";
+      return "an abbreviated function template whose 'auto' parameter or constraint a macro writes (write "
+             "'template <class T>' instead)";
   if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate(); Primary && FD->isTemplateInstantiation()) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.
