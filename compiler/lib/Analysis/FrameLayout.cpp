@@ -264,6 +264,16 @@ bool isManageable(ParentMap &PM, const Stmt *Body, const VarDecl *V, const CXXRe
   return enclosingBlock(PM, Body, V) != nullptr;
 }
 
+// The class whose objects a managed field holds: its type, or the element
+// type of a C array of it (`std::string names[3]`, constructed and destroyed
+// as a whole). Null for an array of unknown or variable bound.
+const CXXRecordDecl *managedClassOf(ASTContext &Ctx, QualType T) {
+  if (!T->isArrayType()) return T->getAsCXXRecordDecl();
+  for (const ArrayType *Array = Ctx.getAsArrayType(T); Array; Array = Ctx.getAsArrayType(Array->getElementType()))
+    if (!isa<ConstantArrayType>(Array)) return nullptr;
+  return T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+}
+
 // A reference the frame can hold as a pointer: a parameter, or a local bound
 // to an object that outlives it (not to a temporary it keeps alive).
 bool isStorableReference(const VarDecl *V) {
@@ -300,7 +310,7 @@ bool isSupportedField(ASTContext &Ctx, ParentMap &PM, const Stmt *Body, const Va
     return false;
   if (isStorableReference(V)) return true;
   return !T->isReferenceType() && isNameableOutsideFunction(T) &&
-         (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, T->getAsCXXRecordDecl()));
+         (T.isTriviallyCopyableType(Ctx) || isManageable(PM, Body, V, managedClassOf(Ctx, T)));
 }
 
 // Constructed in the frame and destroyed by the generated code.

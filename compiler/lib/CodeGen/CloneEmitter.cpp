@@ -743,7 +743,8 @@ class CloneBuilder {
       // become `new (&field) T(args)`, `T{args}`, `T(e)` and `T`.
       std::string Init = initializerText(V, IsCopyInit);
       if (Init.empty() && valueInitialisedUnwritten(V)) Init = "{}";
-      if (IsCopyInit) Init = "(" + Init + ")";
+      // (A C array: `new (&field) T[N]{a, b}` for `T v[N] = {a, b}`.)
+      if (IsCopyInit && !V->getType()->isArrayType()) Init = "(" + Init + ")";
       return fmt::format("::new (static_cast<void *>(__builtin_addressof({}))) {}{}{}", fieldOf(V),
                          typeQualified(Ctx, V->getType().getUnqualifiedType()), Init, markLive(V));
     }

@@ -181,6 +181,11 @@ template <class T>
 inline void destroy_field(T &field) noexcept {
   field.~T();
 }
+// A C array of class objects: its elements, last first.
+template <class T, std::size_t N>
+inline void destroy_field(T (&field)[N]) noexcept {
+  for (std::size_t i = N; i-- > 0;) destroy_field(field[i]);
+}
 
 template <class F>
 inline void free_frame(Worker *w, F *f) noexcept {
