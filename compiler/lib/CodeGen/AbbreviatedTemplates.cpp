@@ -122,7 +122,6 @@ class HeadWriter {
     for (const Attr *A : Function->attrs()) {
       if (A->isInherited() || A->isImplicit() || A->getLocation().isInvalid()) continue;
       const SourceLocation At = SM.getExpansionLoc(A->getRange().getBegin());
-      // (`[[nodiscard]]` is written at `[[`, one token before its name.)
       if (SM.isBeforeInTranslationUnit(At, Start) && SM.getFileID(At) == SM.getFileID(Start)) Start = At;
     }
     // An attribute's range may start at its name, inside `[[...]]` or
