@@ -234,8 +234,9 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const FunctionTemplateDecl *Template = FD->getPrimaryTemplate() ? FD->getPrimaryTemplate()
                                                                      : FD->getDescribedFunctionTemplate())
     if (llvm::any_of(*Template->getTemplateParameters(), [](const NamedDecl *P) { return P->isImplicit(); }))
-      return "an abbreviated function template whose 'auto' parameter or constraint a macro writes (write "
-             "'template <class T>' instead)";
+      return "an abbreviated function template with a declaration the translator cannot give a template head (an "
+             "'auto' or constraint that a macro writes, or a declaration in another file): write 'template <class "
+             "T>' instead";
   if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate(); Primary && FD->isTemplateInstantiation()) {
     // Each instantiation is translated on its own, under aliases for the
     // template's parameters.
