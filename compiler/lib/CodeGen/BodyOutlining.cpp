@@ -3,6 +3,7 @@
 #include "Analysis/TemplateArguments.h"
 
 #include "CodeGen/ConstantValues.h"
+#include "CodeGen/DeducedResults.h"
 #include "CodeGen/Naming.h"
 #include "CodeGen/OutlinedTemplates.h"
 #include "CodeGen/PredefinedNames.h"
@@ -365,6 +366,8 @@ class Outliner {
                         : "it is kept where it must become a named class (in a variable that lives across a spawn, "
                           "or passed to a template that spawns), which a lambda in a member of a class template "
                           "cannot");
+    if (namesDeducedResultTemplate(R.body(), Host))
+      return refuse("it calls its function, a template whose result type is deduced (write the result type)");
     OuterUses Uses(SM, R);
     Uses.TraverseStmt(const_cast<Stmt *>(R.body()));
     for (const TypedefNameDecl *Alias : Uses.LocalAliases)
@@ -535,10 +538,12 @@ class Outliner {
       if (Closure) Definition += *Closure + "\n";
     } else {
       // The moved body may call the host (a recursive cilk_for body); the
-      // prototype goes before the #line that places the body.
+      // prototype goes before the #line that places the body. (A function
+      // with a deduced result cannot be called before its definition, a
+      // function template's can: its calls are instantiated later.)
       const FunctionTemplateDecl *HostTemplate = Host->getDescribedFunctionTemplate();
       const bool Redeclared = HostTemplate ? HostTemplate->getPreviousDecl() != nullptr : Host->getPreviousDecl() != nullptr;
-      if (!Redeclared && !Host->getDeclaredReturnType()->getContainedDeducedType()) {
+      if (!Redeclared && (HostTemplate || !Host->getDeclaredReturnType()->getContainedDeducedType())) {
         const ResultSpelling Result = resultSpelling(Ctx, Host->getReturnType());
         Definition = fmt::format("\n{}{}{}{} {}({}){}{};{}", HostTemplate ? hostTemplateHead(HostTemplate) : "",
                                  storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "", Result.Before,

@@ -168,6 +168,9 @@ std::string convertPendingName(unsigned Spawn);
 inline constexpr const char *HiddenParameters =
     "[[maybe_unused]] ::cilkpp::rt::Worker *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__parent, "
     "[[maybe_unused]] void *__slot";
+// The same for a generic lambda, whose body is instantiated only when called.
+inline constexpr const char *GenericHiddenParameters =
+    "[[maybe_unused]] auto *__w, [[maybe_unused]] ::cilkpp::rt::Frame *__parent, [[maybe_unused]] void *__slot";
 
 // The call's position among its parent's children, in serial order; only
 // procedures that may throw read it (exceptions.h).

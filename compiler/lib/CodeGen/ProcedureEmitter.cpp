@@ -1,6 +1,7 @@
 #include "CodeGen/ProcedureEmitter.h"
 
 #include "Analysis/ExceptionAnalysis.h"
+#include "CodeGen/DeducedResults.h"
 #include "CodeGen/FrameMembers.h"
 #include "CodeGen/NamespaceScopes.h"
 #include "CodeGen/PredefinedNames.h"
@@ -153,6 +154,14 @@ std::string publicEntryCall(ASTContext &Ctx, const FunctionDecl *FD) {
   if (thisClass(FD)) Args = ", this" + Args;
   // One line, the body's first: a debugger's breakpoint on any later line of
   // the body finds no code of it.
+  // A template whose result is deduced: its entry's result is deduced as
+  // soon as it is used, while the fast clone's specialisations come at the
+  // end of the file. Its root is a generic lambda, whose body (the fast
+  // clone's name) is instantiated only where run_root is, at the end.
+  if (resultDeducedPerInstantiation(FD))
+    return fmt::format("return ::cilkpp::rt::run_root<{0}>([&]({1}) {{ return {2}(__w, __parent, __slot, 0{3}); }});",
+                       deducedResultType(FD), GenericHiddenParameters,
+                       qualifiedFastName(FD), Args);
   return fmt::format("return ::cilkpp::rt::run_root<{0}>([&]({1}) {{ return {2}(__w, __parent, __slot, 0{3}); }});",
                      typeQualified(Ctx, FD->getReturnType()), HiddenParameters, qualifiedFastName(FD), Args);
 }
@@ -267,7 +276,8 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
   // class's would only keep the caller from moving the result. Every
   // declaration of a clone, the template's and its specializations', drops
   // them alike.
-  std::string Result = typeQualified(Ctx, FD->getReturnType().getUnqualifiedType());
+  const bool Deduced = resultDeducedPerInstantiation(FD);
+  std::string Result = Deduced ? deducedResultType(FD) : typeQualified(Ctx, FD->getReturnType().getUnqualifiedType());
   if (thisClass(FD)) Result = withThisParameter(Result);
   // A dependent result written after the parameters may name them
   // (`-> decltype(n + 1)`): it stays there. So does an instantiated
@@ -276,7 +286,7 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
   // name a member (`enable_if_t<(sizeof(long) < K), R>`). A result whose
   // declarator wraps the name (a function pointer) is clearer there too.
   const bool Trailing =
-      declaratorWrapsName(Ctx, FD->getReturnType()) ||
+      Deduced || declaratorWrapsName(Ctx, FD->getReturnType()) ||
       (FD->getReturnType()->isDependentType() && FD->getType()->castAs<FunctionProtoType>()->hasTrailingReturn()) ||
       (isa<CXXMethodDecl>(FD) && Name.contains("::") && FD->getTemplateInstantiationPattern() &&
        !FD->getReturnType()->isVoidType());

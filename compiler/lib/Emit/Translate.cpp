@@ -11,6 +11,7 @@
 #include "Analysis/PollPoints.h"
 #include "CodeGen/AbbreviatedTemplates.h"
 #include "CodeGen/BodyOutlining.h"
+#include "CodeGen/DeducedResults.h"
 #include "CodeGen/ExplicitInstantiations.h"
 #include "CodeGen/ExpressionCalls.h"
 #include "CodeGen/LocalTypeHoisting.h"
@@ -242,8 +243,16 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   FastTemplates.erase(std::unique(FastTemplates.begin(), FastTemplates.end()), FastTemplates.end());
   for (const FunctionTemplateDecl *Template : FastTemplates) {
     const FunctionTemplateDecl *First = firstDeclarationInMainFile(SM, Template);
-    Main.InsertTextBefore(SM.getExpansionLoc(First->getTemplateParameters()->getTemplateLoc()),
-                          fastTemplateDeclaration(Ctx, First->getTemplatedDecl(), FileName));
+    std::string Declarations = fastTemplateDeclaration(Ctx, First->getTemplatedDecl(), FileName);
+    // A deduced result is named through a serial copy of the template
+    // (CodeGen/DeducedResults.h), declared first.
+    if (const FunctionDecl *Pattern = Template->getTemplatedDecl()->getDefinition();
+        Pattern && resultDeducedPerInstantiation(Pattern)) {
+      Declarations = serialCopyDeclaration(Ctx, Pattern, Uses, Pragmas, FileName) + Declarations;
+      Main.InsertTextBefore(SM.getExpansionLoc(Pattern->getDescribedFunctionTemplate()->getTemplateParameters()->getTemplateLoc()),
+                            serialCopyDefinitionAfterDeclaration(Ctx, Pattern, Uses, Pragmas, FileName));
+    }
+    Main.InsertTextBefore(SM.getExpansionLoc(First->getTemplateParameters()->getTemplateLoc()), Declarations);
   }
   for (const FunctionDecl *Pattern : TemplateOrder)
     Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern, /*InPlace=*/false),

@@ -213,11 +213,18 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (const char *Kind = unsupportedMemberKind(Ctx, MD)) return Kind;
   // A template's clones are declared in the template and specialised per
-  // instantiation, which needs the result type before the body.
+  // instantiation, which needs the result type before the body: a free
+  // function template's is what a serial copy of it returns
+  // (CodeGen/DeducedResults.h).
   if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
-      Pattern && Pattern->getReturnType()->getContainedDeducedType())
-    return isa<CXXMethodDecl>(FD) ? "a member of a class template with a deduced return type"
-                                  : "a function template with a deduced return type";
+      Pattern && Pattern->getReturnType()->getContainedDeducedType()) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      return MD->getParent()->getTemplateInstantiationPattern() ? "a member of a class template with a deduced return type"
+                                                                : "a member function template with a deduced return type";
+    const AutoType *Auto = Pattern->getReturnType()->getContainedAutoType();
+    if (!Auto || Auto->isDecltypeAuto()) return "a function template whose return type is 'decltype(auto)'";
+    if (!Pattern->getDeclName().isIdentifier()) return "an operator template with a deduced return type";
+  }
   // Its frame and clones would be declared inside the class.
   if (FD->getFriendObjectKind() != Decl::FOK_None && FD->getLexicalDeclContext()->isRecord())
     return "a friend function defined in its class";
