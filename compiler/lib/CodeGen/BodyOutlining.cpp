@@ -90,6 +90,11 @@ class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
   std::vector<Region> &Regions;
 };
 
+// A constructor or destructor cannot be a cilk procedure (its clones would
+// construct or destroy the object again): its body moves into a member
+// function, which can, as a spawning lambda's does.
+bool isStructor(const FunctionDecl *FD) { return isa<CXXConstructorDecl, CXXDestructorDecl>(FD); }
+
 // The innermost region holding Offset.
 const Region *innermost(const std::vector<Region> &Regions, unsigned Offset, bool FunctionsAndLambdasOnly) {
   const Region *Best = nullptr;
@@ -349,6 +354,9 @@ class Outliner {
     const FunctionDecl *Host = hostFunction(R, Regions);
     if (!Host) return refuse("it is not inside a function body");
     CurrentHost = Host;
+    // (Its handlers would no longer see the member initializers' exceptions
+    // nor rethrow at their end.)
+    if (R.Function && isa<CXXTryStmt>(R.Function->getBody())) return refuse("it is a function-try-block");
     if (!hostAllowsOutlining(Host, R)) return false;
     std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda, WhyNot);
     if (!Template) return false;
@@ -407,7 +415,9 @@ class Outliner {
       if (!loopParameters(*R.Loop, Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     } else {
-      if (leavesBody(R.body())) return refuse("it leaves its block other than at its end");
+      // (A constructor's or destructor's `return;` ends the moved body as it
+      // ended the original.)
+      if (!R.Function && leavesBody(R.body())) return refuse("it leaves its block other than at its end");
       if (!referenceParameters(Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     }
@@ -501,7 +511,7 @@ class Outliner {
       // A handler that ends by throwing still visibly does (`throw;` is
       // never reached): a function returning a value would otherwise seem
       // to fall off its end (-Wreturn-type).
-      const char *Rethrow = !R.Lambda && !R.Loop && endsInThrow(R.body()) ? " throw;" : "";
+      const char *Rethrow = R.Handler && endsInThrow(R.body()) ? " throw;" : "";
       Call = fmt::format("{{ {}{}{}({});{} }}{}", R.Lambda ? "return " : "", Name, Template->Arguments, Args, Rethrow,
                          Lines);
     }
@@ -1103,10 +1113,16 @@ class Outliner {
   // `<Prefix>12_<file's hash>`: another file's lambda of line 12 gets a name
   // of its own, for the linker and in a unity build.
   std::string uniqueName(const Region &R, StringRef Prefix = "") {
-    const SourceLocation At =
-        R.Lambda ? R.Lambda->getBeginLoc() : R.Loop ? R.Loop->KeywordLoc : R.Handler->getCatchLoc();
-    const std::string Start =
-        Prefix.empty() ? fmt::format("__cilkpp_{}_", R.Lambda ? "lambda" : R.Loop ? "loop_body" : "handler") : Prefix.str();
+    const SourceLocation At = R.Lambda     ? R.Lambda->getBeginLoc()
+                              : R.Loop     ? R.Loop->KeywordLoc
+                              : R.Function ? R.Function->getLocation()
+                                           : R.Handler->getCatchLoc();
+    const char *Kind = R.Lambda                                 ? "lambda"
+                       : R.Loop                                 ? "loop_body"
+                       : isa_and_nonnull<CXXConstructorDecl>(R.Function) ? "constructor_body"
+                       : R.Function                             ? "destructor_body"
+                                                                : "handler";
+    const std::string Start = Prefix.empty() ? fmt::format("__cilkpp_{}_", Kind) : Prefix.str();
     return Names.takeForThisFile(Start + std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(At))));
   }
 
@@ -1238,7 +1254,7 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   for (const KeywordUse &U : Uses) {
     if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) continue;
     const Region *R = innermost(Regions, SM.getFileOffset(U.Loc), /*FunctionsAndLambdasOnly=*/false);
-    if (R && !R->Function && !llvm::is_contained(Candidates, R)) {
+    if (R && (!R->Function || isStructor(R->Function)) && !llvm::is_contained(Candidates, R)) {
       Candidates.push_back(R);
       Spawning.insert(R);
     }

@@ -1,7 +1,10 @@
-// Lambdas, cilk_for bodies and catch handlers whose own code spawns, syncs or
-// opens a cilk_scope become cilk procedures of their own, so their children
-// run in parallel with the rest of the body (and a handler, which a resume
-// clone could not jump back into, has no continuation points left).
+// Lambdas, cilk_for bodies, catch handlers and the bodies of constructors and
+// destructors whose own code spawns, syncs or opens a cilk_scope become cilk
+// procedures of their own, so their children run in parallel with the rest
+// of the body (and a handler, which a resume clone could not jump back into,
+// has no continuation points left; a constructor or destructor, which cannot
+// be resumed either, calls its body's procedure, which returns once its
+// children have).
 //
 // Each such body moves, as written, into a function defined just before the
 // function that holds it (a member of the same class when that is a member
@@ -10,7 +13,8 @@
 // they are) and its own parameters; for a loop, the variables it uses (by
 // reference, as the `[&]` lambda the loop becomes would) and the loop
 // variable (by value); for a handler, the variables it uses, its exception
-// variable among them, by reference. The body left in place calls that
+// variable among them, by reference; for a constructor's or destructor's
+// body, its parameters by reference (a member function of the class). The body left in place calls that
 // function, and `#line` directives keep the moved text on its own lines.
 #pragma once
 

@@ -127,8 +127,6 @@ const TagDecl *hiddenTemplateArgument(const FunctionDecl *FD) {
 // translator can add to and define members of outside it.
 const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   const SourceManager &SM = Ctx.getSourceManager();
-  if (isa<CXXConstructorDecl>(MD)) return "a constructor";
-  if (isa<CXXDestructorDecl>(MD)) return "a destructor";
   if (isa<CXXConversionDecl>(MD)) return "a conversion function";
   const CXXRecordDecl *RD = MD->getParent();
   if (RD->isLambda()) return "a lambda";

@@ -19,6 +19,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <fmt/format.h>
+
 #include <map>
 
 using namespace clang;
@@ -213,6 +215,15 @@ class Binder {
     for (const ParallelLoop &L : Result.Loops)
       if (SM.isPointWithin(L.KeywordLoc, SM.getExpansionLoc(Body->getBeginLoc()), SM.getExpansionLoc(Body->getEndLoc())))
         Proc.Loops.push_back(&L);
+    // A constructor or destructor whose body holds a keyword here is one
+    // whose body could not move into a member function (BodyOutlining.h).
+    if (isa<CXXConstructorDecl, CXXDestructorDecl>(FD)) {
+      diag::report(Diags, FD->getLocation(), diag::ProcedureKindUnsupported)
+          << fmt::format("a {} whose body cannot move into a member function ({})",
+                         isa<CXXConstructorDecl>(FD) ? "constructor" : "destructor",
+                         reasonFor(SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()))));
+      return;
+    }
     if (!checkProcedureSignature(Ctx, FD)) return;
 
     llvm::DenseMap<SourceLocation, const Expr *> Wanted;
