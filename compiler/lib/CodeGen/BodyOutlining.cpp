@@ -90,10 +90,29 @@ class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
   std::vector<Region> &Regions;
 };
 
-// A constructor or destructor cannot be a cilk procedure (its clones would
-// construct or destroy the object again): its body moves into a member
-// function, which can, as a spawning lambda's does.
-bool isStructor(const FunctionDecl *FD) { return isa<CXXConstructorDecl, CXXDestructorDecl>(FD); }
+bool isHiddenFriend(const FunctionDecl *FD) {
+  return FD->getFriendObjectKind() != Decl::FOK_None && FD->getLexicalDeclContext()->isRecord();
+}
+
+const FriendDecl *friendDeclarationOf(const FunctionDecl *FD) {
+  const auto *Class = dyn_cast<CXXRecordDecl>(FD->getLexicalDeclContext());
+  if (!Class || FD->getFriendObjectKind() == Decl::FOK_None) return nullptr;
+  const NamedDecl *Declared = FD->getDescribedFunctionTemplate();
+  if (!Declared) Declared = FD;
+  for (const FriendDecl *Friend : Class->friends())
+    if (Friend->getFriendDecl() == Declared) return Friend;
+  return nullptr;
+}
+
+// Functions that cannot be cilk procedures themselves: a constructor or
+// destructor (its clones would construct or destroy the object again), a
+// conversion function (clones have names), a friend defined in its class
+// (its clones could not be declared there). The body moves into a member
+// function, which can, as a spawning lambda's does; a friend's into a
+// static member, which has the friend's access to the class.
+bool bodyMovesToMember(const FunctionDecl *FD) {
+  return isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(FD) || isHiddenFriend(FD);
+}
 
 // The innermost region holding Offset.
 const Region *innermost(const std::vector<Region> &Regions, unsigned Offset, bool FunctionsAndLambdasOnly) {
@@ -415,9 +434,15 @@ class Outliner {
       if (!loopParameters(*R.Loop, Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     } else {
-      // (A constructor's or destructor's `return;` ends the moved body as it
-      // ended the original.)
+      // (A function's returns return from the moved body as they did from
+      // the function, which returns what the moved body returns.)
       if (!R.Function && leavesBody(R.body())) return refuse("it leaves its block other than at its end");
+      if (R.Function && !isa<CXXConstructorDecl, CXXDestructorDecl>(R.Function)) {
+        const QualType Result = R.Function->getReturnType();
+        if (Result->getContainedDeducedType()) return refuse("its result type is deduced");
+        ReturnType = typeQualified(Ctx, Result);
+        TrailingResult = declaratorWrapsName(Ctx, Result);
+      }
       if (!referenceParameters(Uses, Params)) return false;
       CapturesThis = Uses.UsesThis;
     }
@@ -512,7 +537,8 @@ class Outliner {
       // never reached): a function returning a value would otherwise seem
       // to fall off its end (-Wreturn-type).
       const char *Rethrow = R.Handler && endsInThrow(R.body()) ? " throw;" : "";
-      Call = fmt::format("{{ {}{}{}({});{} }}{}", R.Lambda ? "return " : "", Name, Template->Arguments, Args, Rethrow,
+      const bool Returns = R.Lambda || (R.Function && ReturnType != "void");
+      Call = fmt::format("{{ {}{}{}({});{} }}{}", Returns ? "return " : "", Name, Template->Arguments, Args, Rethrow,
                          Lines);
     }
 
@@ -553,7 +579,9 @@ class Outliner {
       // function template's can: its calls are instantiated later.)
       const FunctionTemplateDecl *HostTemplate = Host->getDescribedFunctionTemplate();
       const bool Redeclared = HostTemplate ? HostTemplate->getPreviousDecl() != nullptr : Host->getPreviousDecl() != nullptr;
-      if (!Redeclared && (HostTemplate || !Host->getDeclaredReturnType()->getContainedDeducedType())) {
+      // (Not a friend's, which would declare a member there.)
+      if (!Redeclared && !isHiddenFriend(Host) &&
+          (HostTemplate || !Host->getDeclaredReturnType()->getContainedDeducedType())) {
         const ResultSpelling Result = resultSpelling(Ctx, Host->getReturnType());
         Definition = fmt::format("\n{}{}{}{} {}({}){}{};{}", HostTemplate ? hostTemplateHead(HostTemplate) : "",
                                  storagePrefix(Host), Host->isConstexpr() ? "constexpr " : "", Result.Before,
@@ -661,6 +689,12 @@ class Outliner {
       // (The host's prototype and the outlined function would differ in
       // linkage.)
       return refuse("its function is inside an 'extern \"C\"' block");
+    } else if (isHiddenFriend(Host)) {
+      // (Its own body moves into a static member of the class; what the
+      // body holds moves in the next round, out of that member.)
+      const auto *Class = cast<CXXRecordDecl>(Host->getLexicalDeclContext());
+      if (R.Function != Host) return refuse("its function is a friend defined in a class");
+      if (Class->isLocalClass()) return refuse("its function is a friend defined in a local class");
     } else if (!Host->getLexicalDeclContext()->getRedeclContext()->isFileContext()) {
       return refuse("its function is a friend defined in a class");
     }
@@ -1097,6 +1131,8 @@ class Outliner {
   // specifier).
   SourceLocation beginOf(const FunctionDecl *Host) const {
     SourceLocation Begin = SM.getExpansionLoc(Host->getOuterLocStart());
+    // (A friend's declaration starts at `friend`, before its specifiers.)
+    if (const FriendDecl *Friend = friendDeclarationOf(Host)) Begin = SM.getExpansionLoc(Friend->getFriendLoc());
     // (A member template of a class template defined outside the class
     // starts with the class's head, `template <class T> template <class F>`.)
     if (const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate(); Template && !Host->getNumTemplateParameterLists())
@@ -1117,11 +1153,13 @@ class Outliner {
                               : R.Loop     ? R.Loop->KeywordLoc
                               : R.Function ? R.Function->getLocation()
                                            : R.Handler->getCatchLoc();
-    const char *Kind = R.Lambda                                 ? "lambda"
-                       : R.Loop                                 ? "loop_body"
+    const char *Kind = R.Lambda                                         ? "lambda"
+                       : R.Loop                                         ? "loop_body"
                        : isa_and_nonnull<CXXConstructorDecl>(R.Function) ? "constructor_body"
-                       : R.Function                             ? "destructor_body"
-                                                                : "handler";
+                       : isa_and_nonnull<CXXDestructorDecl>(R.Function)  ? "destructor_body"
+                       : isa_and_nonnull<CXXConversionDecl>(R.Function)  ? "conversion_body"
+                       : R.Function                                     ? "friend_body"
+                                                                        : "handler";
     const std::string Start = Prefix.empty() ? fmt::format("__cilkpp_{}_", Kind) : Prefix.str();
     return Names.takeForThisFile(Start + std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(At))));
   }
@@ -1254,9 +1292,19 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   for (const KeywordUse &U : Uses) {
     if (U.Kind == KeywordKind::Cilk || U.Kind == KeywordKind::CilkFor) continue;
     const Region *R = innermost(Regions, SM.getFileOffset(U.Loc), /*FunctionsAndLambdasOnly=*/false);
-    if (R && (!R->Function || isStructor(R->Function)) && !llvm::is_contained(Candidates, R)) {
+    if (R && !R->Function && !llvm::is_contained(Candidates, R)) {
       Candidates.push_back(R);
       Spawning.insert(R);
+    }
+    // (Also the function holding the lambda, loop or handler that holds
+    // the keyword: that body moves out of the member the function's body
+    // moved into, in the next round.)
+    const Region *F = nullptr;
+    for (const Region &Around : Regions)
+      if (Around.Function && Around.contains(SM.getFileOffset(U.Loc)) && (!F || F->contains(Around))) F = &Around;
+    if (F && bodyMovesToMember(F->Function) && !llvm::is_contained(Candidates, F)) {
+      Candidates.push_back(F);
+      Spawning.insert(F);
     }
   }
   // Lambdas held in frames become named closures.

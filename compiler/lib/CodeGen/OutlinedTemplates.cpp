@@ -115,17 +115,22 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
   // class's template head as the definition writes it; declared in the
   // class, its types must read the same there, so the definition must name
   // the class's parameters as the class does.
+  // (A friend defined in the class moves into a static member: BodyOutlining.)
+  const auto *Owner = Method ? Method->getParent()
+                             : Host->getFriendObjectKind() != Decl::FOK_None
+                                 ? dyn_cast<CXXRecordDecl>(Host->getLexicalDeclContext())
+                                 : nullptr;
   auto MemberOfClassTemplateMovable = [&] {
-    const ClassTemplateDecl *Class = Method ? Method->getParent()->getDescribedClassTemplate() : nullptr;
+    const ClassTemplateDecl *Class = Owner ? Owner->getDescribedClassTemplate() : nullptr;
     if (!Class) {
       WhyNot = "its function is a template inside another template";
       return false;
     }
-    if (Method->getParent()->getDeclContext()->isDependentContext()) {
+    if (Owner->getDeclContext()->isDependentContext()) {
       WhyNot = "its function is a member of a class template nested in another template";
       return false;
     }
-    if (!Method->isOutOfLine()) return true;
+    if (!Method || !Method->isOutOfLine()) return true;
     if (Method->getNumTemplateParameterLists() != 1) {
       WhyNot = "its function is a member of a class template defined outside its class";
       return false;

@@ -127,7 +127,6 @@ const TagDecl *hiddenTemplateArgument(const FunctionDecl *FD) {
 // translator can add to and define members of outside it.
 const char *unsupportedMemberKind(ASTContext &Ctx, const CXXMethodDecl *MD) {
   const SourceManager &SM = Ctx.getSourceManager();
-  if (isa<CXXConversionDecl>(MD)) return "a conversion function";
   const CXXRecordDecl *RD = MD->getParent();
   if (RD->isLambda()) return "a lambda";
   if (RD->isUnion()) return "a member function of a union";
@@ -223,9 +222,6 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
     if (!Auto || Auto->isDecltypeAuto()) return "a function template whose return type is 'decltype(auto)'";
     if (!Pattern->getDeclName().isIdentifier()) return "an operator template with a deduced return type";
   }
-  // Its frame and clones would be declared inside the class.
-  if (FD->getFriendObjectKind() != Decl::FOK_None && FD->getLexicalDeclContext()->isRecord())
-    return "a friend function defined in its class";
   // The class befriends the procedure by name, and its clones, which hold
   // the body, are other functions.
   if (const llvm::SmallPtrSet<const CXXRecordDecl *, 2> Classes = befriendingClasses(FD);

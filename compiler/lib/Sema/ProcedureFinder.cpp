@@ -215,12 +215,16 @@ class Binder {
     for (const ParallelLoop &L : Result.Loops)
       if (SM.isPointWithin(L.KeywordLoc, SM.getExpansionLoc(Body->getBeginLoc()), SM.getExpansionLoc(Body->getEndLoc())))
         Proc.Loops.push_back(&L);
-    // A constructor or destructor whose body holds a keyword here is one
-    // whose body could not move into a member function (BodyOutlining.h).
-    if (isa<CXXConstructorDecl, CXXDestructorDecl>(FD)) {
+    // A function of these kinds whose body holds a keyword here is one whose
+    // body could not move into a member function (BodyOutlining.h).
+    if (const char *Kind = isa<CXXConstructorDecl>(FD)  ? "constructor"
+                           : isa<CXXDestructorDecl>(FD) ? "destructor"
+                           : isa<CXXConversionDecl>(FD) ? "conversion function"
+                           : FD->getFriendObjectKind() != Decl::FOK_None && FD->getLexicalDeclContext()->isRecord()
+                               ? "friend function defined in its class"
+                               : nullptr) {
       diag::report(Diags, FD->getLocation(), diag::ProcedureKindUnsupported)
-          << fmt::format("a {} whose body cannot move into a member function ({})",
-                         isa<CXXConstructorDecl>(FD) ? "constructor" : "destructor",
+          << fmt::format("a {} whose body cannot move into a member function ({})", Kind,
                          reasonFor(SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()))));
       return;
     }
