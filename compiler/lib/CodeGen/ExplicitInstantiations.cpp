@@ -1,5 +1,6 @@
 #include "CodeGen/ExplicitInstantiations.h"
 
+#include "CodeGen/DeducedResults.h"
 #include "CodeGen/NamespaceScopes.h"
 #include "CodeGen/SourceText.h"
 #include "Dialect/MacroHistory.h"
@@ -108,7 +109,12 @@ void moveExplicitInstantiations(ASTContext &Ctx, Rewriter &Main, ArrayRef<const 
   // The names an explicit instantiation of a cilk procedure names.
   llvm::StringSet<> Instantiated;
   for (const FunctionDecl *FD : Procedures) {
-    if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition && FD->getIdentifier())
+    // (One of a template with a deduced result stays: g++ rejects an
+    // explicit instantiation of such a template after its use, and its
+    // public entry names the clones only where run_root is instantiated, at
+    // the end of the file.)
+    if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition && FD->getIdentifier() &&
+        !(FD->getTemplateInstantiationPattern() && resultDeducedPerInstantiation(FD->getTemplateInstantiationPattern())))
       Instantiated.insert(FD->getName());
     for (const ClassTemplateSpecializationDecl *Spec : enclosingSpecializations(FD))
       if (Spec->getSpecializationKind() == TSK_ExplicitInstantiationDefinition) Instantiated.insert(Spec->getName());
