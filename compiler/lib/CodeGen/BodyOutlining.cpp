@@ -615,6 +615,9 @@ class Outliner {
     std::vector<TextEdit> Edits;
     for (const auto &[TL, D] : Finder.Found) {
       if (!Uses.Vars.count(D) || D->getType()->isReferenceType()) continue;
+      // (A lambda's own parameter is declared as it was: `auto x` as
+      // `__cilkpp_auto_1 x`, whose type has no other spelling.)
+      if (R.Lambda && D->getDeclContext() == R.Lambda->getCallOperator()) continue;
       if (TL.getBeginLoc().isMacroID() || TL.getEndLoc().isMacroID()) continue;
       const unsigned Begin = SM.getFileOffset(TL.getBeginLoc());
       const unsigned End = SM.getFileOffset(Lexer::getLocForEndOfToken(TL.getEndLoc(), 0, SM, Ctx.getLangOpts()));
