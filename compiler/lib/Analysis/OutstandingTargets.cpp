@@ -24,8 +24,16 @@ namespace {
 // yet.
 struct Use {
   const VarDecl *Var = nullptr;
+  const FieldDecl *Field = nullptr;  // a member of the object the procedure is a member of: `this->f`
   bool Write = false;
 };
+
+// `f` or `this->f` in a member function: the data member it names.
+const FieldDecl *thisField(const Expr *E) {
+  const auto *Member = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts())) return nullptr;
+  return dyn_cast<FieldDecl>(Member->getMemberDecl());
+}
 // `std::get<I>(x)`: how a lowered structured binding names an element.
 bool isStdGet(const CallExpr *Call) {
   const FunctionDecl *F = Call->getDirectCallee();
@@ -68,10 +76,12 @@ bool bindsReference(const Stmt *S, const ParentMap &Parents) {
 }
 
 Use useOf(const Stmt *S, const ParentMap &Parents, const llvm::DenseSet<const Stmt *> &TargetRefs) {
-  const auto *Ref = dyn_cast<DeclRefExpr>(S);
+  const auto *Ref = dyn_cast<Expr>(S);
   if (!Ref || TargetRefs.contains(Ref)) return {};
-  const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-  if (!V) return {};
+  const auto *Named = dyn_cast<DeclRefExpr>(Ref);
+  const VarDecl *V = Named ? dyn_cast<VarDecl>(Named->getDecl()) : nullptr;
+  const FieldDecl *Field = isa<MemberExpr>(Ref) ? thisField(Ref) : nullptr;
+  if (!V && !Field) return {};
   const Stmt *Parent = Parents.getParentIgnoreParens(Ref);
   if (const auto *Op = dyn_cast_or_null<UnaryOperator>(Parent); Op && Op->getOpcode() == UO_AddrOf) return {};
   // `(void)x;`: named to silence -Wunused, not read.
@@ -85,11 +95,11 @@ Use useOf(const Stmt *S, const ParentMap &Parents, const llvm::DenseSet<const St
   if (isa_and_nonnull<LambdaExpr>(Parent)) return {};
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent);
       BO && BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Ref)
-    return {V, true};
+    return {V, Field, true};
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
       Op && Op->getOperator() == OO_Equal && Op->getArg(0)->IgnoreParens() == Ref)
-    return {V, true};
-  return {V, false};
+    return {V, Field, true};
+  return {V, Field, false};
 }
 
 class OutstandingTargets {
@@ -99,7 +109,10 @@ class OutstandingTargets {
     for (unsigned I = 0; I < Proc.Spawns.size(); ++I) {
       const SpawnSite &Site = Proc.Spawns[I];
       Owners.push_back(Site.Target ? ownerOfVariable(Site.Target) : ownerOf(Site.TargetLValue));
-      if (!Owners.back()) continue;
+      // (A data member of the procedure's object outlives the procedure:
+      // only its reads before the sync count.)
+      Fields.push_back(!Site.Target && Site.TargetLValue ? thisField(Site.TargetLValue) : nullptr);
+      if (!Owners.back() && !Fields.back()) continue;
       Spawns[Site.Call] = I;
       // The target named as what receives the result is not a read.
       if (Site.Form == SpawnForm::Assign)
@@ -128,7 +141,8 @@ class OutstandingTargets {
     // In source order; the graph's block order is not.
     for (const auto &[Access, Write] : Reads) {
       const SpawnSite &Site = Proc.Spawns[Access.second];
-      diag::report(Ctx.getDiagnostics(), Access.first, diag::ReadOfOutstandingTarget) << Site.Target->getName() << Write;
+      diag::report(Ctx.getDiagnostics(), Access.first, diag::ReadOfOutstandingTarget)
+          << (Site.Target ? Site.Target->getName() : Fields[Access.second]->getName()) << Write;
       diag::report(Ctx.getDiagnostics(), Site.KeywordLoc, diag::NoteContinuationPoint) << "spawn that writes it";
     }
     for (const auto &[End, OnlyLost] : Ends) {
@@ -175,9 +189,11 @@ class OutstandingTargets {
         continue;
       }
       const Use U = Report ? useOf(S, Parents, TargetRefs) : Use{};
-      if (!U.Var) continue;
+      if (!U.Var && !U.Field) continue;
       for (unsigned I : State.set_bits())
-        if (Proc.Spawns[I].Target == U.Var && !syncedBefore(Proc.Spawns[I], S->getBeginLoc())) warn(S, I, U.Write);
+        if (((U.Var && Proc.Spawns[I].Target == U.Var) || (U.Field && Fields[I] == U.Field)) &&
+            !syncedBefore(Proc.Spawns[I], S->getBeginLoc()))
+          warn(S, I, U.Write);
     }
     return State;
   }
@@ -290,6 +306,7 @@ class OutstandingTargets {
   const CilkProcedure &Proc;
   llvm::DenseMap<const Stmt *, unsigned> Spawns;  // call -> spawn index
   std::vector<const VarDecl *> Owners;            // per spawn: the local its target lives in
+  std::vector<const FieldDecl *> Fields;          // per spawn: the data member of `*this` it assigns
   llvm::DenseSet<const Stmt *> Syncs;
   llvm::DenseSet<const Stmt *> TargetRefs;
   ParentMap Parents;
