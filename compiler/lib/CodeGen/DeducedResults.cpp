@@ -25,36 +25,63 @@ std::string serialCopyName(const FunctionDecl *FD) {
   return StringRef(Fast).drop_back(StringRef("_fast").size()).str() + "_serial";
 }
 
-bool isRedeclarationOf(const NamedDecl *D, const FunctionTemplateDecl *Template) {
+// True when D declares Procedure (a function template's pattern, or a
+// member of a class template): the copy's recursive calls call the copy.
+bool declares(const NamedDecl *D, const FunctionDecl *Procedure) {
   D = D->getUnderlyingDecl();
-  if (const auto *T = dyn_cast<FunctionTemplateDecl>(D)) return T->getCanonicalDecl() == Template->getCanonicalDecl();
-  if (const auto *F = dyn_cast<FunctionDecl>(D))
-    return F->getPrimaryTemplate() && F->getPrimaryTemplate()->getCanonicalDecl() == Template->getCanonicalDecl();
-  return false;
+  if (const FunctionTemplateDecl *Template = Procedure->getDescribedFunctionTemplate()) {
+    if (const auto *T = dyn_cast<FunctionTemplateDecl>(D)) return T->getCanonicalDecl() == Template->getCanonicalDecl();
+    if (const auto *F = dyn_cast<FunctionDecl>(D))
+      return F->getPrimaryTemplate() && F->getPrimaryTemplate()->getCanonicalDecl() == Template->getCanonicalDecl();
+    return false;
+  }
+  const auto *F = dyn_cast<FunctionDecl>(D);
+  return F && F->getCanonicalDecl() == Procedure->getCanonicalDecl();
 }
 
-// The names in the body that call or name the template itself: the copy's
-// recursive calls call the copy (a call of the procedure would need its
-// result type, which is the copy's, while the copy's is being deduced). A
-// name that overload resolution may still resolve to another function is
-// left alone.
+// The names in the body that call or name the procedure itself (`psum(...)`,
+// `get(n - 1)`, `left->sum(f)`): the copy's recursive calls call the copy
+// (a call of the procedure would need its result type, which is the copy's,
+// while the copy's is being deduced). A name that overload resolution may
+// still resolve to another function is left alone.
 class SelfReferences : public RecursiveASTVisitor<SelfReferences> {
  public:
-  explicit SelfReferences(const FunctionTemplateDecl *Template) : Template(Template) {}
+  explicit SelfReferences(const FunctionDecl *Procedure) : Procedure(Procedure) {}
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (isRedeclarationOf(E->getDecl(), Template)) Found.push_back(E->getLocation());
+    if (declares(E->getDecl(), Procedure)) Found.push_back(E->getLocation());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (declares(E->getMemberDecl(), Procedure)) Found.push_back(E->getMemberLoc());
     return true;
   }
   bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
-    if (E->getNumDecls() > 0 && llvm::all_of(E->decls(), [&](const NamedDecl *D) { return isRedeclarationOf(D, Template); }))
-      Found.push_back(E->getNameLoc());
+    if (onlyDeclaresProcedure(E)) Found.push_back(E->getNameLoc());
+    return true;
+  }
+  bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr *E) {
+    if (onlyDeclaresProcedure(E)) Found.push_back(E->getMemberLoc());
     return true;
   }
   std::vector<SourceLocation> Found;
 
  private:
-  const FunctionTemplateDecl *Template;
+  bool onlyDeclaresProcedure(const OverloadExpr *E) const {
+    return E->getNumDecls() > 0 && llvm::all_of(E->decls(), [&](const NamedDecl *D) { return declares(D, Procedure); });
+  }
+  const FunctionDecl *Procedure;
 };
+
+// Where a declaration's copy starts: its outermost template head (`template
+// <class T> template <class F> auto Box<T>::sum(...)`), or its first
+// specifier.
+SourceLocation copyBegin(const SourceManager &SM, const FunctionDecl *Declaration) {
+  if (Declaration->getNumTemplateParameterLists() > 0)
+    return SM.getExpansionLoc(Declaration->getTemplateParameterList(0)->getTemplateLoc());
+  if (const FunctionTemplateDecl *Template = Declaration->getDescribedFunctionTemplate())
+    return SM.getExpansionLoc(Template->getTemplateParameters()->getTemplateLoc());
+  return SM.getExpansionLoc(Declaration->getOuterLocStart());
+}
 
 // The text from the declaration's template head to Last, with the
 // keywords elided, the `#pragma cilk` lines removed, the declared name and
@@ -62,8 +89,7 @@ class SelfReferences : public RecursiveASTVisitor<SelfReferences> {
 std::string copiedText(ASTContext &Ctx, const FunctionDecl *Declaration, SourceLocation Last,
                        ArrayRef<SourceLocation> Renamed, ArrayRef<KeywordUse> Uses, ArrayRef<GrainPragma> Pragmas) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const SourceLocation First =
-      SM.getExpansionLoc(Declaration->getDescribedFunctionTemplate()->getTemplateParameters()->getTemplateLoc());
+  const SourceLocation First = copyBegin(SM, Declaration);
   Last = SM.getExpansionLoc(Last);
   const auto Inside = [&](SourceLocation Loc) {
     return !SM.isBeforeInTranslationUnit(Loc, First) && !SM.isBeforeInTranslationUnit(Last, Loc);
@@ -94,8 +120,7 @@ std::string copiedText(ASTContext &Ctx, const FunctionDecl *Declaration, SourceL
 std::string placed(ASTContext &Ctx, const FunctionDecl *Declaration, StringRef FileName, const std::string &Text,
                    bool Reposition) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const SourceLocation Begin =
-      SM.getExpansionLoc(Declaration->getDescribedFunctionTemplate()->getTemplateParameters()->getTemplateLoc());
+  const SourceLocation Begin = copyBegin(SM, Declaration);
   const std::string Here = lineDirective(SM.getPresumedLineNumber(Begin), FileName) +
                            std::string(SM.getSpellingColumnNumber(Begin) - 1, ' ');
   return "\n" + Here + Text + "\n" + (Reposition ? Here : "");
@@ -104,7 +129,7 @@ std::string placed(ASTContext &Ctx, const FunctionDecl *Declaration, StringRef F
 std::string copiedDefinition(ASTContext &Ctx, const FunctionDecl *Pattern, ArrayRef<KeywordUse> Uses,
                              ArrayRef<GrainPragma> Pragmas, StringRef FileName, bool Reposition) {
   const SourceManager &SM = Ctx.getSourceManager();
-  SelfReferences Self(Pattern->getDescribedFunctionTemplate());
+  SelfReferences Self(Pattern);
   Self.TraverseStmt(Pattern->getBody());
   std::vector<SourceLocation> Renamed;
   for (SourceLocation Loc : Self.Found)
@@ -114,48 +139,78 @@ std::string copiedDefinition(ASTContext &Ctx, const FunctionDecl *Pattern, Array
 }
 
 const FunctionDecl *firstDeclaration(const SourceManager &SM, const FunctionDecl *Pattern) {
-  return firstDeclarationInMainFile(SM, Pattern->getDescribedFunctionTemplate())->getTemplatedDecl();
+  if (const FunctionTemplateDecl *Template = Pattern->getDescribedFunctionTemplate())
+    return firstDeclarationInMainFile(SM, Template)->getTemplatedDecl();
+  const FunctionDecl *First = Pattern;
+  for (const FunctionDecl *D : Pattern->redecls())
+    if (SM.isBeforeInTranslationUnit(copyBegin(SM, D), copyBegin(SM, First))) First = D;
+  return First;
 }
 
 }  // namespace
 
 bool namesDeducedResultTemplate(const Stmt *S, const FunctionDecl *Host) {
-  const FunctionTemplateDecl *Template = Host->getDescribedFunctionTemplate();
-  if (!Template || !Host->getReturnType()->getContainedDeducedType()) return false;
-  SelfReferences Self(Template);
+  if (!resultDeducedPerInstantiation(Host)) return false;
+  SelfReferences Self(Host);
   Self.TraverseStmt(const_cast<Stmt *>(S));
   return !Self.Found.empty();
 }
 
 bool resultDeducedPerInstantiation(const FunctionDecl *FD) {
-  return FD->getDescribedFunctionTemplate() && FD->getReturnType()->getContainedDeducedType();
+  return FD->isDependentContext() && FD->getReturnType()->getContainedDeducedType();
 }
 
-std::string deducedResultType(const FunctionDecl *Pattern) {
+bool clonesDeferDeduction(const FunctionDecl *Pattern) {
+  return isa<CXXMethodDecl>(Pattern) && !Pattern->getDescribedFunctionTemplate() &&
+         resultDeducedPerInstantiation(Pattern);
+}
+
+std::string deducedResultType(const FunctionDecl *Pattern, bool InCloneDeclaration) {
   std::vector<std::string> Args;
   for (const ParmVarDecl *P : Pattern->parameters())
     Args.push_back(fmt::format("static_cast<decltype({0}) &&>({0}){1}", declaredParameterName(P),
                                P->isParameterPack() ? "..." : ""));
+  const std::string Copy = serialCopyName(Pattern) + templateArguments(Pattern);
+  // A member's copy is a member: named from the class's scope, where the
+  // clones are declared and the entry is defined.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Pattern)) {
+    if (InCloneDeclaration && clonesDeferDeduction(Pattern)) {
+      const std::string Object = Method->isStatic() ? fmt::format("static_cast<{} *>(nullptr)", Method->getParent()->getName())
+                                                    : std::string("__this");
+      return fmt::format("decltype(::cilkpp::rt::deferred<{}>({})->{}({}))", DeferredTag, Object, Copy,
+                         fmt::join(Args, ", "));
+    }
+    if (Method->isStatic()) return fmt::format("decltype({}({}))", Copy, fmt::join(Args, ", "));
+    return fmt::format("decltype(this->{}{}({}))", Pattern->getDescribedFunctionTemplate() ? "template " : "", Copy,
+                       fmt::join(Args, ", "));
+  }
   std::string Scope;
   for (const DeclContext *DC = Pattern->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && !NS->isAnonymousNamespace())
       Scope = NS->getName().str() + "::" + Scope;
-  return fmt::format("decltype(::{}{}{}({}))", Scope, serialCopyName(Pattern), templateArguments(Pattern),
-                     fmt::join(Args, ", "));
+  return fmt::format("decltype(::{}{}({}))", Scope, Copy, fmt::join(Args, ", "));
 }
 
 std::string serialCopyDeclaration(ASTContext &Ctx, const FunctionDecl *Pattern, ArrayRef<KeywordUse> Uses,
-                                  ArrayRef<GrainPragma> Pragmas, StringRef FileName) {
+                                  ArrayRef<GrainPragma> Pragmas, StringRef FileName, bool Reposition) {
   const FunctionDecl *First = firstDeclaration(Ctx.getSourceManager(), Pattern);
-  if (First == Pattern) return copiedDefinition(Ctx, Pattern, Uses, Pragmas, FileName, /*Reposition=*/false);
-  return placed(Ctx, First, FileName, copiedText(Ctx, First, First->getEndLoc(), {}, Uses, Pragmas) + ";",
-                /*Reposition=*/false);
+  if (First == Pattern) return copiedDefinition(Ctx, Pattern, Uses, Pragmas, FileName, Reposition);
+  return placed(Ctx, First, FileName, copiedText(Ctx, First, First->getEndLoc(), {}, Uses, Pragmas) + ";", Reposition);
 }
 
 std::string serialCopyDefinitionAfterDeclaration(ASTContext &Ctx, const FunctionDecl *Pattern, ArrayRef<KeywordUse> Uses,
                                                  ArrayRef<GrainPragma> Pragmas, StringRef FileName) {
   if (firstDeclaration(Ctx.getSourceManager(), Pattern) == Pattern) return "";
   return copiedDefinition(Ctx, Pattern, Uses, Pragmas, FileName, /*Reposition=*/true);
+}
+
+void insertMemberSerialCopy(Rewriter &Main, const FunctionDecl *Pattern, ArrayRef<KeywordUse> Uses,
+                            ArrayRef<GrainPragma> Pragmas, StringRef FileName) {
+  ASTContext &Ctx = Pattern->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  Main.InsertTextBefore(copyBegin(SM, firstDeclaration(SM, Pattern)),
+                        serialCopyDeclaration(Ctx, Pattern, Uses, Pragmas, FileName, /*Reposition=*/true));
+  Main.InsertTextBefore(copyBegin(SM, Pattern), serialCopyDefinitionAfterDeclaration(Ctx, Pattern, Uses, Pragmas, FileName));
 }
 
 }  // namespace cilkpp

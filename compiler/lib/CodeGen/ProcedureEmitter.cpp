@@ -277,7 +277,8 @@ static std::string fastSignature(ASTContext &Ctx, const FunctionDecl *FD, String
   // declaration of a clone, the template's and its specializations', drops
   // them alike.
   const bool Deduced = resultDeducedPerInstantiation(FD);
-  std::string Result = Deduced ? deducedResultType(FD) : typeQualified(Ctx, FD->getReturnType().getUnqualifiedType());
+  std::string Result = Deduced ? deducedResultType(FD, /*InCloneDeclaration=*/true)
+                               : typeQualified(Ctx, FD->getReturnType().getUnqualifiedType());
   if (thisClass(FD)) Result = withThisParameter(Result);
   // A dependent result written after the parameters may name them
   // (`-> decltype(n + 1)`): it stays there. So does an instantiated
@@ -336,16 +337,18 @@ static std::string memberDeclarations(ASTContext &Ctx, const FunctionDecl *FD, c
     if (const Expr *Requires = Params->getRequiresClause()) Written.setEnd(Requires->getEndLoc());
     Head = Lexer::getSourceText(fileRange(SM, Written), SM, Ctx.getLangOpts()).str() + " ";
   }
+  // (Its resume clone and frame do not name the result.)
+  const std::string FastHead = clonesDeferDeduction(FD) ? fmt::format("template <int {} = 0> ", DeferredTag) : Head;
   std::string Constraint;
   if (const Expr *Requires = FD->getTrailingRequiresClause())
     Constraint = " requires " + Lexer::getSourceText(fileRange(SM, Requires->getSourceRange()), SM, Ctx.getLangOpts()).str();
-  std::string Out = fmt::format(" public: {0}struct {1}; {0}{2}{4}; {0}static void {3}(::cilkpp::rt::Worker *, "
+  std::string Out = fmt::format(" public: {0}struct {1}; {5}{2}{4}; {0}static void {3}(::cilkpp::rt::Worker *, "
                                 "::cilkpp::rt::Frame *) noexcept; ",
                                 Head, Names.Frame, fastSignature(Ctx, FD, "static ", Names.Fast, /*WithDefaults=*/true),
-                                Names.Resume, Constraint);
+                                Names.Resume, Constraint, FastHead);
   if (SplitFastClone)
-    Out += fmt::format("{}{}{}; ", Head, fastSignature(Ctx, FD, "static ", fastTailName(Names), /*WithDefaults=*/false),
-                       Constraint);
+    Out += fmt::format("{}{}{}; ", FastHead,
+                       fastSignature(Ctx, FD, "static ", fastTailName(Names), /*WithDefaults=*/false), Constraint);
   for (unsigned Level = 1; Level <= InlinedLevels; ++Level) {
     ProcedureNames Copy = Names;
     Copy.Fast = inlinedCopyName(Names, Level);
@@ -795,7 +798,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   const TemplateParameterList *PatternParams = Described ? Described->getTemplateParameters() : nullptr;
   const bool TemplateMayInline =
       Settings.InlinedRecursion && !Pattern->isVariadic() && !Pattern->getTrailingRequiresClause() &&
-      (Member ? !Described
+      (Member ? !Described && !clonesDeferDeduction(Pattern)
               : !PatternParams->hasParameterPack() && !PatternParams->getRequiresClause() && !Pattern->getQualifierLoc());
   unsigned CopyLevels = 0;
   std::string CopySpecializations;
@@ -803,7 +806,10 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     const Instantiation &I = Instances[Index];
     const CopiedBaseCases &Head = Heads[Index];
     const FunctionDecl *FD = I.Frame->Procedure->Definition;
-    const std::string Arguments = Member && !isMemberTemplateInstance(FD) ? "" : templateArguments(FD);
+    const bool Deferred = clonesDeferDeduction(Pattern);
+    const std::string Arguments = Deferred                                      ? "<0>"
+                                  : Member && !isMemberTemplateInstance(FD) ? ""
+                                                                            : templateArguments(FD);
     FastCloneBodies Bodies =
         fastCloneBodies(Ctx, *I.Frame, I.Names, IsCilkCallee, RemovedKeywords, Settings, Head.Count,
                         TemplateMayInline, Arguments);
@@ -831,16 +837,19 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     // Inline, as the instantiation it translates: other files of the
     // program instantiate it too.
     const std::string Specialization = Header + "inline ";
-    Declarations += fmt::format("{}{};\n", Specialization, Fast);
+    // (Deferred: the clone is also a template of the member.)
+    const std::string FastHeader = Deferred ? Header + "template <> " : Header;
+    const std::string FastSpecialization = FastHeader + "inline ";
+    Declarations += fmt::format("{}{};\n", FastSpecialization, Fast);
     const PredefinedNameMacros NameMacros = predefinedNameMacros(FD->getBody(), FD);
     AtEnd += NameMacros.Define + lineDirective(BodyLine, FileName);
     if (Head.Count == 0) {
-      AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}{} {}\n", Specialization, Fast, *FastBody);
+      AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}{} {}\n", FastSpecialization, Fast, *FastBody);
     } else {
       const std::string Tail =
           fastSignature(Ctx, FD, "", I.Names.Scope + fastTailName(I.Names) + Arguments, /*WithDefaults=*/false);
-      AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}[[__gnu__::__noinline__]] inline {} {}\n", Header, Tail, *FastBody);
-      AtEnd += lineDirective(BodyLine, FileName) + Specialization + Fast + " " +
+      AtEnd += fmt::format("CILKPP_CLONES_BEGIN {}[[__gnu__::__noinline__]] inline {} {}\n", FastHeader, Tail, *FastBody);
+      AtEnd += lineDirective(BodyLine, FileName) + FastSpecialization + Fast + " " +
                fastCloneHeadBody(Ctx, FD, I.Names, Head, FileName, Arguments) + "\n";
     }
     AtEnd += lineDirective(BodyLine, FileName);

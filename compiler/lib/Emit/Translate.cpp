@@ -255,6 +255,9 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
     Main.InsertTextBefore(SM.getExpansionLoc(First->getTemplateParameters()->getTemplateLoc()), Declarations);
   }
   for (const FunctionDecl *Pattern : TemplateOrder)
+    if (isa<CXXMethodDecl>(Pattern) && resultDeducedPerInstantiation(Pattern))
+      insertMemberSerialCopy(Main, Pattern, Uses, Pragmas, FileName);
+  for (const FunctionDecl *Pattern : TemplateOrder)
     Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern, /*InPlace=*/false),
                                 Sema.RemovedKeywords, Settings);
   std::vector<const FunctionDecl *> Definitions;

@@ -210,18 +210,12 @@ const char *unsupportedProcedureKind(ASTContext &Ctx, const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (const char *Kind = unsupportedMemberKind(Ctx, MD)) return Kind;
   // A template's clones are declared in the template and specialised per
-  // instantiation, which needs the result type before the body: a free
-  // function template's is what a serial copy of it returns
-  // (CodeGen/DeducedResults.h).
+  // instantiation, which needs the result type before the body: it is what
+  // a serial copy of the template returns (CodeGen/DeducedResults.h), whose
+  // name an operator does not have.
   if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
-      Pattern && Pattern->getReturnType()->getContainedDeducedType()) {
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-      return MD->getParent()->getTemplateInstantiationPattern() ? "a member of a class template with a deduced return type"
-                                                                : "a member function template with a deduced return type";
-    const AutoType *Auto = Pattern->getReturnType()->getContainedAutoType();
-    if (!Auto || Auto->isDecltypeAuto()) return "a function template whose return type is 'decltype(auto)'";
-    if (!Pattern->getDeclName().isIdentifier()) return "an operator template with a deduced return type";
-  }
+      Pattern && Pattern->getReturnType()->getContainedDeducedType() && !Pattern->getDeclName().isIdentifier())
+    return "an operator template with a deduced return type";
   // The class befriends the procedure by name, and its clones, which hold
   // the body, are other functions.
   if (const llvm::SmallPtrSet<const CXXRecordDecl *, 2> Classes = befriendingClasses(FD);
@@ -334,7 +328,11 @@ bool checkProcedureSignature(ASTContext &Ctx, const FunctionDecl *FD) {
     return false;
   }
   if (!isSupportedReturnType(Ctx, FD->getReturnType())) {
-    diag::report(Diags, FD->getLocation(), diag::ReturnTypeUnsupported) << FD->getReturnType();
+    diag::report(Diags, FD->getLocation(), diag::ReturnTypeUnsupported)
+        << FD->getReturnType()
+        << (FD->getReturnType()->isReferenceType()
+                ? "a reference: a child delivers its result into its parent's frame by value; return a value or a pointer"
+                : "a class type needs a default constructor and an assignment operator");
     return false;
   }
   return true;

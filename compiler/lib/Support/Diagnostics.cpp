@@ -64,7 +64,7 @@ constexpr Description Descriptions[NumIDs] = {
      "one in a function with a using-directive, using-declaration or namespace alias, or an unnamed enum with a "
      "fixed underlying type: declare it outside the function"},
     {clang::DiagnosticsEngine::Note, "cilkpp: this lambda does not become a named class: %0"},
-    {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (a class type needs a default constructor and an assignment operator)"},
+    {clang::DiagnosticsEngine::Error, "cilkpp: cilk procedure returning %0 is not supported yet (%1)"},
     {clang::DiagnosticsEngine::Error,
      "cilkpp: lambda capturing array '%0' by copy, which lives across a continuation point, is not supported yet"},
     {clang::DiagnosticsEngine::Error, "cilkpp: could not build the control-flow graph of '%0'"},

@@ -27,6 +27,15 @@ struct nondeduced {
   using type = T;
 };
 
+// The pointer, as an expression whose type depends on Tag: the clones that a
+// class template declares for a member with a deduced result name the
+// result through it (`decltype(deferred<__cilkpp_deferred>(__this)->
+// __cilkpp_f_serial(n))`), so that it is deduced where a clone is used,
+// once the class is complete, not while the class is being instantiated.
+// Never called.
+template <int Tag, class T>
+T *deferred(T *p) noexcept;
+
 // Bracket the generated clones, where three of GCC's warnings report the
 // translation rather than the program; the serial elision (`cilkpp
 // --serial`) still reports the program's. -Wmaybe-uninitialized gives up on
