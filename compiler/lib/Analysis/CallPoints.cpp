@@ -159,6 +159,34 @@ bool refersOutside(const Expr *Arg, const llvm::DenseSet<const VarDecl *> &Chang
   return !F.Inside;
 }
 
+// An argument bound to a reference parameter that names the caller's own
+// storage (a local or by-value parameter, or a member or element of one):
+// the callee would keep referring to it after a tail call's caller has
+// returned.
+bool bindsOwnStorage(const Expr *Arg) {
+  for (const Expr *E = Arg->IgnoreParenImpCasts();;) {
+    // `static_cast<T &&>(x)`, `std::move(x)`, `std::forward<T>(x)`.
+    if (const auto *Cast = dyn_cast<CXXNamedCastExpr>(E); Cast && Cast->getTypeAsWritten()->isReferenceType()) {
+      E = Cast->getSubExpr()->IgnoreParenImpCasts();
+    } else if (const auto *Call = dyn_cast<CallExpr>(E);
+               Call && Call->getNumArgs() == 1 && Call->getDirectCallee() && Call->getDirectCallee()->isInStdNamespace() &&
+               Call->getDirectCallee()->getDeclName().isIdentifier() &&
+               (Call->getDirectCallee()->getName() == "move" || Call->getDirectCallee()->getName() == "forward")) {
+      E = Call->getArg(0)->IgnoreParenImpCasts();
+    } else if (const auto *Member = dyn_cast<MemberExpr>(E); Member && !Member->isArrow()) {
+      E = Member->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *Element = dyn_cast<ArraySubscriptExpr>(E);
+               Element && Element->getBase()->IgnoreParenImpCasts()->getType()->isArrayType()) {
+      E = Element->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+      return V && V->hasLocalStorage() && !V->getType()->isReferenceType();
+    } else {
+      return false;
+    }
+  }
+}
+
 bool hasDestructibleLocal(const FunctionDecl *FD) {
   struct Finder : RecursiveASTVisitor<Finder> {
     bool Found = false;
@@ -189,6 +217,9 @@ const CallExpr *tailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions,
   for (const Stmt *S = R; S; S = PM.getParent(const_cast<Stmt *>(S)))
     if (isa<CXXTryStmt, CXXCatchStmt, StmtExpr>(S)) return nullptr;
   if (!llvm::all_of(Call->arguments(), [&](const Expr *Arg) { return refersOutside(Arg, Changed); })) return nullptr;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
+    if (Callee->getParamDecl(I)->getType()->isReferenceType() && bindsOwnStorage(Call->getArg(I))) return nullptr;
   return Call;
 }
 

@@ -40,7 +40,8 @@ namespace cilkpp {
 // object with a destructor, and the return is not in a try block; and the
 // arguments cannot refer to the caller's locals (no address taken, no
 // local array, pointers and references only from parameters the caller
-// never changes).
+// never changes, no local or by-value parameter bound to a reference
+// parameter of f).
 //
 // Adds the candidates to Frame.Calls and Frame.Points (PointKind::Call,
 // numbered with the others), and fills Frame.TailCalls.

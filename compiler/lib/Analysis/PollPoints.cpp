@@ -129,7 +129,8 @@ void findPollPoints(ASTContext &Ctx, const CilkProcedure &Proc, FrameDescription
                              return Spawn.Statement == FirstAfterBaseCases;
                            });
   const SourceLocation Entry = Frame.EntryPollAfter ? Frame.EntryPollAfter->getEndLoc() : Body->getLBracLoc();
-  if (!SpawnsFirst) Frame.Points.push_back({PointKind::Poll, 0, 0, SM.getExpansionLoc(Entry), {}});
+  // A forwarder's callee polls at its own entry, at once.
+  if (!SpawnsFirst && !Proc.Forwards) Frame.Points.push_back({PointKind::Poll, 0, 0, SM.getExpansionLoc(Entry), {}});
 
   LoopCollector Collector(Proc);
   Collector.TraverseStmt(const_cast<CompoundStmt *>(Body));

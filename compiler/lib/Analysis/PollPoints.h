@@ -11,7 +11,8 @@
 // procedure at once, and compilers inline such a head into callers (with the
 // poll before it GCC could not, and fib(38) took twice as long). A
 // procedure that spawns first thing after them has no entry poll: that
-// spawn tests the same request byte at once (and fib keeps its speed).
+// spawn tests the same request byte at once (and fib keeps its speed). Nor
+// does a forwarder (Sema/Forwarders.h): its callee polls.
 //
 // Not every loop gets one:
 // - only where the resume clone can jump back in: not inside a catch

@@ -61,6 +61,9 @@ struct CilkProcedure {
   std::vector<SyncSite> Syncs;
   std::vector<const clang::ReturnStmt *> Returns;
   std::vector<ScopeSite> Scopes;
+  // Its body only passes its parameters on to a cilk procedure
+  // (Sema/Forwarders.h).
+  bool Forwards = false;
 };
 
 // A cilk_for, normalised so the loop variable is on the left of the test.

@@ -315,6 +315,10 @@ class ForbiddenConstructFinder : public RecursiveASTVisitor<ForbiddenConstructFi
 
 }  // namespace
 
+bool mayBeProcedure(ASTContext &Ctx, const FunctionDecl *FD) {
+  return !unsupportedProcedureKind(Ctx, FD) && !hiddenTemplateArgument(FD) && isSupportedReturnType(Ctx, FD->getReturnType());
+}
+
 bool checkProcedureSignature(ASTContext &Ctx, const FunctionDecl *FD) {
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   if (const char *Kind = unsupportedProcedureKind(Ctx, FD)) {

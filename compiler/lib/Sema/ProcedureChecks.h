@@ -13,6 +13,10 @@ namespace cilkpp {
 // variadics, return type.
 bool checkProcedureSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 
+// checkProcedureSignature without reporting: whether FD may become a cilk
+// procedure.
+bool mayBeProcedure(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
+
 // Why a spawned call cannot be handled, or nullptr when it can.
 const char *unsupportedCalleeKind(clang::ASTContext &Ctx, const clang::CallExpr *Call);
 

@@ -1,5 +1,6 @@
 #include "Sema/ProcedureFinder.h"
 
+#include "Sema/Forwarders.h"
 #include "Sema/Jumps.h"
 #include "Sema/ParallelLoops.h"
 #include "Sema/ProcedureChecks.h"
@@ -179,7 +180,15 @@ class Binder {
       if (FD->isTemplated() && llvm::none_of(Bound, [&](const auto &B) { return B.second == &FunctionUses; }))
         for (const KeywordUse &U : FunctionUses) Result.RemovedKeywords.push_back(U.Loc);
     for (auto &[FD, FunctionUses] : Bound) Result.CilkFunctions.add(FD);
-    for (auto &[FD, FunctionUses] : Bound) bindProcedure(FD, *FunctionUses);
+    std::vector<const FunctionDecl *> Definitions;
+    for (const BodyRange &B : Collector.Bodies)
+      if (B.Function) Definitions.push_back(B.Function);
+    static const std::vector<KeywordUse> Forwarding;
+    for (const FunctionDecl *FD : findForwarders(Ctx, Definitions, Result.CilkFunctions)) {
+      Result.CilkFunctions.add(FD);
+      Bound.push_back({FD, &Forwarding});
+    }
+    for (auto &[FD, FunctionUses] : Bound) bindProcedure(FD, *FunctionUses, FunctionUses == &Forwarding);
   }
 
  private:
@@ -208,9 +217,10 @@ class Binder {
     return Best;
   }
 
-  void bindProcedure(const FunctionDecl *FD, const std::vector<KeywordUse> &Uses) {
+  void bindProcedure(const FunctionDecl *FD, const std::vector<KeywordUse> &Uses, bool Forwards) {
     CilkProcedure Proc;
     Proc.Definition = FD;
+    Proc.Forwards = Forwards;
     Stmt *Body = FD->getBody();
     for (const ParallelLoop &L : Result.Loops)
       if (SM.isPointWithin(L.KeywordLoc, SM.getExpansionLoc(Body->getBeginLoc()), SM.getExpansionLoc(Body->getEndLoc())))
