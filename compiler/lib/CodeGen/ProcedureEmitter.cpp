@@ -214,7 +214,7 @@ std::string withoutMacros(ASTContext &Ctx, const EmitSettings &Settings, const s
 
 // Where the definition starts, its leading attributes included
 // (`[[nodiscard]] long f(...)`): the frame and clones go before them.
-static SourceLocation declarationBegin(ASTContext &Ctx, const FunctionDecl *FD) {
+SourceLocation declarationBegin(ASTContext &Ctx, const FunctionDecl *FD) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
   for (const Attr *A : FD->attrs()) {
@@ -747,7 +747,7 @@ bool emitProcedure(ASTContext &Ctx, Rewriter &Main, const FrameDescription &Fram
 
 bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *Pattern, ArrayRef<Instantiation> Instances,
                            const FastCloneAvailable &IsCilkCallee, ArrayRef<SourceLocation> RemovedKeywords,
-                           const EmitSettings &Settings) {
+                           const EmitSettings &Settings, FastDeclarations &Declared) {
   const StringRef FileName = Settings.FileName;
   const SourceManager &SM = Ctx.getSourceManager();
   const bool Member = isa<CXXMethodDecl>(Pattern);
@@ -841,6 +841,7 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     const std::string FastHeader = Deferred ? Header + "template <> " : Header;
     const std::string FastSpecialization = FastHeader + "inline ";
     Declarations += fmt::format("{}{};\n", FastSpecialization, Fast);
+    Declared[FD->getCanonicalDecl()] = inScope(Scope, fmt::format("{}{};\n", FastSpecialization, Fast));
     const PredefinedNameMacros NameMacros = predefinedNameMacros(FD->getBody(), FD);
     AtEnd += NameMacros.Define + lineDirective(BodyLine, FileName);
     if (Head.Count == 0) {

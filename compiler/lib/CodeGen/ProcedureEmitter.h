@@ -9,6 +9,9 @@
 
 #include "clang/Rewrite/Core/Rewriter.h"
 
+#include <map>
+#include <string>
+
 namespace cilkpp {
 
 // `RT __cilkpp_f_fast(hidden..., unsigned __seq, params...);`, noexcept
@@ -31,12 +34,22 @@ bool emitProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const FrameDes
 // each instantiation's frame, fast clone (an explicit specialization) and
 // resume clone go at the end of the file, where every type an instantiation
 // may use is declared.
+// Declared receives each instantiation's fast clone declaration (`template
+// <> inline long __cilkpp_psum_fast<long *>(...);`), written for global
+// scope, by its canonical declaration, for procedures emitted in place
+// that call it.
 struct Instantiation {
   const FrameDescription *Frame;
   ProcedureNames Names;
 };
+using FastDeclarations = std::map<const clang::FunctionDecl *, std::string>;
 bool emitTemplateProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const clang::FunctionDecl *Pattern,
                            llvm::ArrayRef<Instantiation> Instances, const FastCloneAvailable &IsCilkCallee,
-                           llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, const EmitSettings &Settings);
+                           llvm::ArrayRef<clang::SourceLocation> RemovedKeywords, const EmitSettings &Settings,
+                           FastDeclarations &Declared);
+
+// Where a procedure's definition starts, its leading attributes included:
+// what goes before it goes there.
+clang::SourceLocation declarationBegin(clang::ASTContext &Ctx, const clang::FunctionDecl *FD);
 
 }  // namespace cilkpp

@@ -16,6 +16,7 @@
 #include "CodeGen/ExpressionCalls.h"
 #include "CodeGen/LocalTypeHoisting.h"
 #include "CodeGen/LoopLowering.h"
+#include "CodeGen/NamespaceScopes.h"
 #include "CodeGen/ProcedureEmitter.h"
 #include "CodeGen/SignatureTables.h"
 #include "CodeGen/StatementLowering.h"
@@ -34,6 +35,7 @@
 #include "Support/Instantiations.h"
 #include "Support/Nameable.h"
 #include "Support/SelfContainedMembers.h"
+#include "Support/SourceRanges.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/DeclTemplate.h"
@@ -59,6 +61,42 @@ namespace {
 
 // Where each procedure's fast clone is first declared, and the rewriting
 // that declares it there.
+// Where the explicit specialization of an instantiation's fast clone can
+// be declared for a procedure emitted in place (Caller) that calls it:
+// before Caller's definition, or after the class around a member defined
+// in its class (where its clones go). Returns the location and the scope
+// open there; an invalid location where Caller is in a class template or a
+// local class.
+std::pair<SourceLocation, const DeclContext *> instanceDeclarationPoint(ASTContext &Ctx, const FunctionDecl *Caller) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(Caller);
+  if (!Method || Caller->isOutOfLine()) return {declarationBegin(Ctx, Caller), Caller->getLexicalDeclContext()};
+  const CXXRecordDecl *Outer = Method->getParent();
+  while (const auto *Up = dyn_cast<CXXRecordDecl>(Outer->getLexicalDeclContext())) Outer = Up;
+  const SourceLocation Semi = semicolonAfterOutermostClass(Ctx, Method);
+  if (Semi.isInvalid() || Outer->isDependentContext()) return {};
+  return {Lexer::getLocForEndOfToken(Semi, 0, Ctx.getSourceManager(), Ctx.getLangOpts()), Outer->getLexicalDeclContext()};
+}
+
+// Whether Callee's fast clone specialization can be declared there: in a
+// namespace that encloses the template's (not through an unnamed one), with
+// every type its signature names declared by then.
+bool instanceDeclarableBefore(ASTContext &Ctx, const FunctionDecl *Caller, const FunctionDecl *Callee) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto [Point, Here] = instanceDeclarationPoint(Ctx, Caller);
+  if (Point.isInvalid() || !isa<NamespaceDecl, TranslationUnitDecl>(Here) || Caller->isExternC()) return false;
+  const DeclContext *There = Callee->getDeclContext();
+  while (isa<RecordDecl>(There)) There = There->getParent();
+  for (const DeclContext *DC = There; DC->getPrimaryContext() != Here->getPrimaryContext(); DC = DC->getParent())
+    if (!isa<NamespaceDecl>(DC) || cast<NamespaceDecl>(DC)->isAnonymousNamespace()) return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
+      Method && !declaredBefore(SM, Ctx.getRecordType(Method->getParent()), Point))
+    return false;
+  if (const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
+      Args && !declaredBefore(SM, Args->asArray(), Point))
+    return false;
+  return declaredBefore(SM, Callee->getType(), Point);
+}
+
 class FastPrototypes {
  public:
   FastPrototypes(ASTContext &Ctx, Rewriter &Main) : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main) {}
@@ -168,17 +206,22 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   // Whether a spawn in FD may call a callee's fast clone. A member's is
   // declared in its class, so it is available wherever the member is.
   // The clones of template instantiations are explicit specializations at
-  // the end of the file, and code emitted in place (`InPlace`) cannot name
-  // one before it is declared. The types in its signature may be declared
-  // nowhere the declaration could go earlier, so such code spawns the
+  // the end of the file, and code emitted in place (`InPlace`) names one
+  // only where the specialization's declaration can go before it
+  // (InstanceCalls, below). Elsewhere (the types in its signature may be
+  // declared nowhere the declaration could go earlier) such code spawns the
   // instantiation as a plain function: its own spawns still run as a cilk
   // procedure's, under a nested root call.
+  std::vector<std::pair<const FunctionDecl *, const FunctionDecl *>> InstanceCalls;
   auto CilkCalleeBefore = [&](const FunctionDecl *FD, bool InPlace) -> FastCloneAvailable {
     const unsigned End = Prototypes.offset(FD->getBody()->getEndLoc());
-    return [&, End, InPlace](const FunctionDecl *Callee) {
+    return [&, End, InPlace, FD](const FunctionDecl *Callee) {
       if (!Sema.CilkFunctions.contains(Callee)) return false;
-      if (InPlace && (Callee->isTemplateInstantiation() || !enclosingSpecializations(Callee).empty()))
-        return false;
+      if (InPlace && (Callee->isTemplateInstantiation() || !enclosingSpecializations(Callee).empty())) {
+        if (!instanceDeclarableBefore(Ctx, FD, Callee)) return false;
+        InstanceCalls.push_back({FD, Callee->getCanonicalDecl()});
+        return true;
+      }
       // (Its clones are local to its own body.)
       if (isSelfContainedMember(Callee)) return Callee->getDefinition() == FD;
       return isa<CXXMethodDecl>(Callee) ? Callee->isDefined() : Prototypes.availableBefore(Callee, End);
@@ -257,9 +300,23 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   for (const FunctionDecl *Pattern : TemplateOrder)
     if (isa<CXXMethodDecl>(Pattern) && resultDeducedPerInstantiation(Pattern))
       insertMemberSerialCopy(Main, Pattern, Uses, Pragmas, FileName);
+  FastDeclarations Declared;
   for (const FunctionDecl *Pattern : TemplateOrder)
     Ok &= emitTemplateProcedure(Ctx, Main, Pattern, Templates[Pattern], CilkCalleeBefore(Pattern, /*InPlace=*/false),
-                                Sema.RemovedKeywords, Settings);
+                                Sema.RemovedKeywords, Settings, Declared);
+  // Each caller's, once, in the order of its calls.
+  std::map<const FunctionDecl *, std::string> BeforeCaller;
+  std::vector<const FunctionDecl *> Callers;
+  std::set<std::pair<const FunctionDecl *, const FunctionDecl *>> Seen;
+  for (const auto &[Caller, Callee] : InstanceCalls) {
+    auto It = Declared.find(Callee);
+    if (It == Declared.end() || !Seen.insert({Caller, Callee}).second) continue;
+    if (!BeforeCaller.count(Caller)) Callers.push_back(Caller);
+    BeforeCaller[Caller] += It->second;
+  }
+  for (const FunctionDecl *Caller : Callers)
+    if (const auto [Point, Here] = instanceDeclarationPoint(Ctx, Caller); Point.isValid())
+      Main.InsertTextBefore(Point, fmt::format("\n{}", atGlobalScope(Here, BeforeCaller[Caller])));
   std::vector<const FunctionDecl *> Definitions;
   for (const FrameDescription &Frame : Frames) Definitions.push_back(Frame.Procedure->Definition);
   moveExplicitInstantiations(Ctx, Main, Definitions, Settings.Macros, FileName);

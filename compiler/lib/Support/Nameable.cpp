@@ -223,4 +223,47 @@ bool isNamedClosure(const CXXRecordDecl *Class) {
   return Class->getIdentifier() && Class->getName().starts_with(NamedClosurePrefix);
 }
 
+static bool declaredBefore(const SourceManager &SM, const Decl *D, SourceLocation Loc) {
+  return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(D->getCanonicalDecl()->getLocation()), Loc);
+}
+
+bool declaredBefore(const SourceManager &SM, ArrayRef<TemplateArgument> Args, SourceLocation Loc) {
+  return llvm::all_of(Args, [&](const TemplateArgument &Arg) {
+    switch (Arg.getKind()) {
+    case TemplateArgument::Type:
+      return declaredBefore(SM, Arg.getAsType(), Loc);
+    case TemplateArgument::Template: {
+      const TemplateDecl *T = Arg.getAsTemplate().getAsTemplateDecl();
+      return T && declaredBefore(SM, T, Loc);
+    }
+    case TemplateArgument::Pack:
+      return declaredBefore(SM, Arg.getPackAsArray(), Loc);
+    case TemplateArgument::Integral:
+    case TemplateArgument::NullPtr:
+      return true;
+    default:
+      return false;
+    }
+  });
+}
+
+bool declaredBefore(const SourceManager &SM, QualType T, SourceLocation Loc) {
+  T = T.getCanonicalType();
+  if (T->isBuiltinType()) return true;
+  if (const auto *P = T->getAs<PointerType>()) return declaredBefore(SM, P->getPointeeType(), Loc);
+  if (const auto *R = T->getAs<ReferenceType>()) return declaredBefore(SM, R->getPointeeType(), Loc);
+  if (const auto *A = T->getAsArrayTypeUnsafe()) return declaredBefore(SM, A->getElementType(), Loc);
+  if (const auto *F = T->getAs<FunctionProtoType>())
+    return declaredBefore(SM, F->getReturnType(), Loc) &&
+           llvm::all_of(F->getParamTypes(), [&](QualType P) { return declaredBefore(SM, P, Loc); });
+  if (const auto *Tag = T->getAs<TagType>()) {
+    const TagDecl *D = Tag->getDecl();
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D))
+      return declaredBefore(SM, Spec->getSpecializedTemplate(), Loc) &&
+             declaredBefore(SM, Spec->getTemplateArgs().asArray(), Loc);
+    return declaredBefore(SM, D, Loc);
+  }
+  return false;
+}
+
 }  // namespace cilkpp

@@ -5,6 +5,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Type.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <vector>
 
@@ -59,5 +61,12 @@ const clang::VarDecl *closureVariable(const clang::CXXRecordDecl *Closure);
 // the lambda's body and keeps no pointer to the object.
 inline constexpr const char NamedClosurePrefix[] = "__cilkpp_closure_";
 bool isNamedClosure(const clang::CXXRecordDecl *Class);
+
+// Whether every class, enum and template that T names (under pointers,
+// references, arrays, function types and template arguments) is declared
+// before Loc, so that a declaration placed there can spell T.
+bool declaredBefore(const clang::SourceManager &SM, clang::QualType T, clang::SourceLocation Loc);
+bool declaredBefore(const clang::SourceManager &SM, llvm::ArrayRef<clang::TemplateArgument> Args,
+                    clang::SourceLocation Loc);
 
 }  // namespace cilkpp
