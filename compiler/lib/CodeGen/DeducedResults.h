@@ -1,6 +1,7 @@
 // Function templates whose result type is deduced (`template <class It> auto
-// psum(It b, It e)`), and members of class templates so declared. Their clones are declared in the template, before any
-// instantiation has deduced the result, so the declarations name it as what
+// psum(It b, It e)`), and members of class templates so declared. Their
+// clones are declared in the template, before any instantiation has
+// deduced the result, so the declarations name it as what
 // a serial copy of the template returns: `decltype(::__cilkpp_psum_serial<It>(
 // ...))`. The copy is the definition with the keywords elided and its own
 // name; it is never called, only instantiated for its deduction, which then

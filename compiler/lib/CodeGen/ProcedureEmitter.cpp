@@ -796,9 +796,11 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
   // template's).
   const FunctionTemplateDecl *Described = Pattern->getDescribedFunctionTemplate();
   const TemplateParameterList *PatternParams = Described ? Described->getTemplateParameters() : nullptr;
+  // (Its clones are templates of their own: DeducedResults.h.)
+  const bool Deferred = clonesDeferDeduction(Pattern);
   const bool TemplateMayInline =
       Settings.InlinedRecursion && !Pattern->isVariadic() && !Pattern->getTrailingRequiresClause() &&
-      (Member ? !Described && !clonesDeferDeduction(Pattern)
+      (Member ? !Described && !Deferred
               : !PatternParams->hasParameterPack() && !PatternParams->getRequiresClause() && !Pattern->getQualifierLoc());
   unsigned CopyLevels = 0;
   std::string CopySpecializations;
@@ -806,7 +808,6 @@ bool emitTemplateProcedure(ASTContext &Ctx, Rewriter &Main, const FunctionDecl *
     const Instantiation &I = Instances[Index];
     const CopiedBaseCases &Head = Heads[Index];
     const FunctionDecl *FD = I.Frame->Procedure->Definition;
-    const bool Deferred = clonesDeferDeduction(Pattern);
     const std::string Arguments = Deferred                                      ? "<0>"
                                   : Member && !isMemberTemplateInstance(FD) ? ""
                                                                             : templateArguments(FD);

@@ -34,14 +34,14 @@ bool emitProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const FrameDes
 // each instantiation's frame, fast clone (an explicit specialization) and
 // resume clone go at the end of the file, where every type an instantiation
 // may use is declared.
-// Declared receives each instantiation's fast clone declaration (`template
-// <> inline long __cilkpp_psum_fast<long *>(...);`), written for global
-// scope, by its canonical declaration, for procedures emitted in place
-// that call it.
 struct Instantiation {
   const FrameDescription *Frame;
   ProcedureNames Names;
 };
+// Declared receives each instantiation's fast clone declaration (`template
+// <> inline long __cilkpp_psum_fast<long *>(...);`), written for global
+// scope, by its canonical declaration, for procedures emitted in place
+// that call it.
 using FastDeclarations = std::map<const clang::FunctionDecl *, std::string>;
 bool emitTemplateProcedure(clang::ASTContext &Ctx, clang::Rewriter &Main, const clang::FunctionDecl *Pattern,
                            llvm::ArrayRef<Instantiation> Instances, const FastCloneAvailable &IsCilkCallee,

@@ -59,8 +59,6 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
-// Where each procedure's fast clone is first declared, and the rewriting
-// that declares it there.
 // Where the explicit specialization of an instantiation's fast clone can
 // be declared for a procedure emitted in place (Caller) that calls it:
 // before Caller's definition, or after the class around a member defined
@@ -97,6 +95,8 @@ bool instanceDeclarableBefore(ASTContext &Ctx, const FunctionDecl *Caller, const
   return declaredBefore(SM, Callee->getType(), Point);
 }
 
+// Where each procedure's fast clone is first declared, and the rewriting
+// that declares it there.
 class FastPrototypes {
  public:
   FastPrototypes(ASTContext &Ctx, Rewriter &Main) : Ctx(Ctx), SM(Ctx.getSourceManager()), Main(Main) {}

@@ -12,10 +12,6 @@ using namespace clang;
 namespace cilkpp {
 namespace {
 
-// What a forwarder may pass on: its parameters (also as
-// `static_cast<decltype(p) &&>(p)`), its object and the object's data
-// members (a closure's captures), and literals. Nothing that makes a
-// temporary or reads a default argument.
 // The argument without implicit conversions and `static_cast<decltype(p)
 // &&>(p)`.
 const Expr *passed(const Expr *Arg) {
@@ -25,6 +21,10 @@ const Expr *passed(const Expr *Arg) {
   return Arg;
 }
 
+// What a forwarder may pass on: its parameters (also as
+// `static_cast<decltype(p) &&>(p)`), its object and the object's data
+// members (a closure's captures), and literals. Nothing that makes a
+// temporary or reads a default argument.
 bool isPassedOn(const Expr *Arg, const FunctionDecl *FD) {
   Arg = passed(Arg);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg)) {
