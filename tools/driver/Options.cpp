@@ -134,6 +134,11 @@ cl::opt<bool> NoInlinedRecursionOpt(
     cl::desc("Do not inline copies of a procedure's fast clone into its "
              "spawns of itself (smaller code, each level a call of its own)"),
     cl::cat(Category));
+cl::opt<bool> NoAlignLoopsOpt(
+    "fno-cilkpp-align-loops",
+    cl::desc("Leave loop alignment to the host compiler (by default, code "
+             "optimized for speed is compiled with -falign-loops=64)"),
+    cl::cat(Category));
 cl::opt<bool> DepFileOpt(
     "MD", cl::desc("With -E or -c, write the files the translation read as a "
                    "Make rule for the output (to -MF, default: the output with "
@@ -429,6 +434,7 @@ std::optional<Options> parseOptions(int Argc, const char *const *Argv) {
   O.CountSpawns = CountSpawnsOpt;
   O.PollPoints = !NoPollPointsOpt;
   O.InlinedRecursion = !NoInlinedRecursionOpt;
+  O.AlignLoops = !NoAlignLoopsOpt;
   O.SaveTemps = SaveTempsOpt;
   O.DepFile = DepFileOpt || DepFileUserOpt || !DepFilePathOpt.empty() || !DepTargetOpt.empty() ||
               !DepQuotedTargetOpt.empty();

@@ -27,6 +27,7 @@ struct Options {
   bool CountSpawns = false;  // -fcilkpp-count-spawns
   bool PollPoints = true;    // -fno-cilkpp-poll-points turns them off
   bool InlinedRecursion = true;  // -fno-cilkpp-inlined-recursion turns it off
+  bool AlignLoops = true;    // -fno-cilkpp-align-loops turns it off
   // --save-temps or -save-temps=obj keep the translated C++ next to the
   // output, -save-temps=cwd in the current directory (gcc's spellings).
   enum class KeepTranslation { No, BesideOutput, InCurrentDir };
