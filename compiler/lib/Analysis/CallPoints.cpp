@@ -4,6 +4,7 @@
 #include "Analysis/OwnCode.h"
 #include "Sema/ProcedureChecks.h"
 #include "Sema/StatementPosition.h"
+#include "Support/Nameable.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -150,7 +151,10 @@ bool refersOutside(const Expr *Arg, const llvm::DenseSet<const VarDecl *> &Chang
       const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
       if (!V || !V->hasLocalStorage()) return true;
       const QualType T = V->getType();
-      if (T->isArrayType() || T->isRecordType()) Inside = true;
+      // (A closure parameter the body leaves alone is copied into the callee.)
+      if (T->isArrayType() || (T->isRecordType() && !(isa<ParmVarDecl>(V) && !Changed.contains(V) &&
+                                                       isPlainClosure(V->getASTContext(), T))))
+        Inside = true;
       if ((T->isPointerType() || T->isReferenceType()) && (!isa<ParmVarDecl>(V) || Changed.contains(V))) Inside = true;
       return !Inside;
     }

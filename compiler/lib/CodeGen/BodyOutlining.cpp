@@ -971,9 +971,13 @@ class Outliner {
       Callee = "__cilkpp_this->" + Callee;
     }
     const QualType Declared = Op->getReturnType();
-    const std::string Result = L.isGenericLambda() || Declared->isUndeducedType() || Declared->isDependentType()
-                                   ? "decltype(auto)"
-                                   : typeQualified(Ctx, Declared);
+    // A result written out and the same for every call (`[](auto self, int
+    // k) -> long`) is spelled: a call operator template with a deduced
+    // result could not be a forwarder (Sema/Forwarders.h).
+    const bool Spelled = L.isGenericLambda() ? !Declared->getContainedDeducedType() &&
+                                                   !Declared->isInstantiationDependentType()
+                                             : !Declared->isUndeducedType() && !Declared->isDependentType();
+    const std::string Result = Spelled ? typeQualified(Ctx, Declared) : "decltype(auto)";
     return fmt::format("{}struct {}{} {{{} {}{} operator()({}){}{} {{ return {}({}); }} }};", ClassHead, Qualifier,
                        ClassName, Members, OperatorHead, Result, fmt::join(OperatorParams, ", "), Op->isConst() ? " const" : "",
                        Op->getType()->castAs<FunctionProtoType>()->isNothrow() ? " noexcept" : "", Callee,

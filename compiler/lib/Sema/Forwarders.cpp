@@ -2,6 +2,7 @@
 
 #include "Sema/ProcedureChecks.h"
 #include "Support/Instantiations.h"
+#include "Support/Nameable.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -16,6 +17,11 @@ namespace {
 // &&>(p)`.
 const Expr *passed(const Expr *Arg) {
   Arg = Arg->IgnoreParenImpCasts();
+  // A closure passed by value: its trivial copy or move.
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(Arg);
+      Copy && Copy->getNumArgs() == 1 && Copy->getConstructor()->isCopyOrMoveConstructor() &&
+      Copy->getConstructor()->isTrivial())
+    Arg = Copy->getArg(0)->IgnoreParenImpCasts();
   if (const auto *Cast = dyn_cast<CXXStaticCastExpr>(Arg); Cast && Cast->getTypeAsWritten()->isReferenceType())
     Arg = Cast->getSubExpr()->IgnoreParenImpCasts();
   return Arg;
@@ -40,22 +46,24 @@ bool isPassedOn(const Expr *Arg, const FunctionDecl *FD) {
 }
 
 // The kinds of function that stay plain whatever their body.
-bool mayForward(const FunctionDecl *FD) {
+bool mayForward(ASTContext &Ctx, const FunctionDecl *FD) {
   if (FD->isMain() || FD->isConstexpr() || FD->isVariadic() || FD->isDeleted() || FD->isDefaulted() ||
       FD->isExternC() || FD->getFriendObjectKind() != Decl::FOK_None ||
       isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(FD))
     return false;
   if (const auto *Method = dyn_cast<CXXMethodDecl>(FD))
     if (Method->isVirtual() || Method->getParent()->isLambda() || Method->getParent()->isLocalClass()) return false;
-  // Nothing of the forwarder's needs destroying, or a frame.
-  return llvm::all_of(FD->parameters(), [](const ParmVarDecl *P) {
+  // Nothing of the forwarder's needs destroying, or a frame. A closure
+  // passed on by value (`self` of a self-applied generic lambda) may be
+  // copied once more than in the serial elision.
+  return llvm::all_of(FD->parameters(), [&](const ParmVarDecl *P) {
     const QualType T = P->getType();
-    return T->isScalarType() || T->isReferenceType();
+    return T->isScalarType() || T->isReferenceType() || isPlainClosure(Ctx, T);
   });
 }
 
 bool forwards(ASTContext &Ctx, const FunctionDecl *FD, const CilkProcedureSet &Procedures) {
-  if (!mayForward(FD)) return false;
+  if (!mayForward(Ctx, FD)) return false;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body || Body->size() != 1) return false;
   const Expr *Passed = nullptr;

@@ -223,6 +223,11 @@ bool isNamedClosure(const CXXRecordDecl *Class) {
   return Class->getIdentifier() && Class->getName().starts_with(NamedClosurePrefix);
 }
 
+bool isPlainClosure(const ASTContext &Ctx, QualType T) {
+  const CXXRecordDecl *Class = T->getAsCXXRecordDecl();
+  return Class && (Class->isLambda() || isNamedClosure(Class)) && T.isTriviallyCopyableType(Ctx);
+}
+
 static bool declaredBefore(const SourceManager &SM, const Decl *D, SourceLocation Loc) {
   return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(D->getCanonicalDecl()->getLocation()), Loc);
 }

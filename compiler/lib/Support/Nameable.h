@@ -61,6 +61,10 @@ const clang::VarDecl *closureVariable(const clang::CXXRecordDecl *Closure);
 // the lambda's body and keeps no pointer to the object.
 inline constexpr const char NamedClosurePrefix[] = "__cilkpp_closure_";
 bool isNamedClosure(const clang::CXXRecordDecl *Class);
+// A lambda's closure type or a named closure, trivially copyable: a copy of
+// it more or less is unobservable, and nothing in it can point into the
+// object itself (so a copy passed on outlives the original).
+bool isPlainClosure(const clang::ASTContext &Ctx, clang::QualType T);
 
 // Whether every class, enum and template that T names (under pointers,
 // references, arrays, function types and template arguments) is declared
