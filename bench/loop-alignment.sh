@@ -16,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command_line="bench/loop-alignment.sh"
 (($#)) && command_line+=$(printf ' %q' "$@")
 runs=9
-if [[ ${1:-} == -n ]]; then runs=$2; shift 2; fi
+if [[ ${1:-} == -n ]]; then runs=${2:-}; shift; (($#)) && shift; fi
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "loop-alignment: -n needs a positive integer" >&2; exit 2; }
 declare -A args=([fib]=38 [nqueens]=11 [heat]=1024 [cilksort]=4000000 [matmul]=512 [strassen]=1024
                  [knapsack]=32 [lu]=1024 [fft]=4194304 [uts]=100000 [wordfreq]=20000)
