@@ -18,10 +18,12 @@ command_line="bench/loop-alignment.sh"
 runs=9
 if [[ ${1:-} == -n ]]; then runs=${2:-}; shift; (($#)) && shift; fi
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "loop-alignment: -n needs a positive integer" >&2; exit 2; }
-declare -A args=([fib]=38 [nqueens]=11 [heat]=1024 [cilksort]=4000000 [matmul]=512 [strassen]=1024
-                 [knapsack]=32 [lu]=1024 [fft]=4194304 [uts]=100000 [wordfreq]=20000)
+source bench/header.sh
+# Each program's first default argument.
+declare -A args
+for prog in "${corpus_programs[@]}"; do args[$prog]=${corpus_args[$prog]%% *}; done
 programs=("$@")
-((${#programs[@]})) || programs=(fib nqueens heat cilksort matmul strassen knapsack lu fft uts wordfreq)
+((${#programs[@]})) || programs=("${corpus_programs[@]}")
 for prog in "${programs[@]}"; do
   [[ -v args[$prog] ]] || { echo "loop-alignment: unknown program '$prog'" >&2; exit 2; }
 done
@@ -33,7 +35,6 @@ timeit=$BUILD_DIR/bench/timeit
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-source bench/header.sh
 bench_header "$command_line" "$cilkpp"
 echo "# times:    best of $runs runs on one worker, wall clock, milliseconds"
 printf '\n%-18s %9s %9s %9s %9s %8s %8s\n' benchmark TS T1 "TS(a64)" "T1(a64)" T1/TS "(a64)"

@@ -39,9 +39,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command_line="bench/run.sh"
 (($#)) && command_line+=$(printf ' %q' "$@")
 runs=5
-programs=(fib nqueens heat cilksort matmul strassen knapsack lu fft uts wordfreq)
-declare -A args=([fib]="38 30" [nqueens]=11 [heat]=1024 [cilksort]=4000000 [matmul]=512
-                 [strassen]=1024 [knapsack]=32 [lu]=1024 [fft]=4194304 [uts]=100000 [wordfreq]=20000)
+source bench/header.sh
+programs=("${corpus_programs[@]}")
+declare -A args
+for prog in "${programs[@]}"; do args[$prog]=${corpus_args[$prog]}; done
 workers=(2)
 build_driver=1 build_only=0 prebuilt=0
 while (($#)); do
@@ -80,7 +81,6 @@ unset CILKPP_STATS CILKPP_NWORKERS
 
 fail() { echo "bench: FAIL: $*" >&2; exit 1; }
 
-source bench/header.sh
 timeit=$out/timeit
 main_timer=$PWD/bench/main_timer.h
 if ((!prebuilt)); then
