@@ -2,6 +2,8 @@
 
 #include "Analysis/ArgumentTemporaries.h"
 #include "Analysis/FrameLayout.h"
+#include "Analysis/NestedRootCalls.h"
+#include "Analysis/OwnCode.h"
 
 #include "CodeGen/ConstantValues.h"
 #include "CodeGen/DebuggerNames.h"
@@ -146,6 +148,9 @@ class CloneBuilder {
     // Inserted before the destructions: a scope's sync waits for children
     // that may use its variables.
     for (unsigned I = 0; I < Proc.Scopes.size(); ++I) rewriteScope(I);
+    // Last: text inserted before a statement goes before what replaced its
+    // first token (`return`).
+    if (Kind == CloneKind::Fast) exposeBeforeNestedRootCalls();
     return Final.getRewrittenText(fileRange(SM, Body->getSourceRange()));
   }
 
@@ -271,6 +276,48 @@ class CloneBuilder {
       const CharSourceRange R = statementRange(Ctx, S);
       return SM.isPointWithin(At, R.getBegin(), R.getEnd());
     });
+  }
+
+  // Before a statement whose calls may enter a cilk procedure through its
+  // public entry (Analysis/NestedRootCalls.h), the frames above this one
+  // are exposed: a nested root call would hide them from thieves. Not
+  // inside statements that are rewritten whole (spawns, call points,
+  // declarations of frame variables), whose text is generated again.
+  void exposeBeforeNestedRootCalls() {
+    if (!Settings.NestedRoots) return;
+    struct Calls : OwnCodeVisitor<Calls> {
+      using OwnCodeVisitor::OwnCodeVisitor;
+      bool VisitCallExpr(CallExpr *C) {
+        Found.push_back(C);
+        return true;
+      }
+      std::vector<const CallExpr *> Found;
+    } V(Proc);
+    V.TraverseStmt(FD->getBody());
+    ParentMap PM(FD->getBody());
+    llvm::DenseSet<const Stmt *> Exposed;
+    for (const CallExpr *C : V.Found) {
+      const FunctionDecl *Callee = C->getDirectCallee();
+      // (A procedure with a fast clone here is spawned, called at a call
+      // point or tail-called through it.)
+      if (!Settings.NestedRoots->reaches(Callee) || IsCilkCallee(Callee)) continue;
+      const Stmt *S = statementAround(PM, C);
+      if (!S || S->getBeginLoc().isMacroID() || insideWholeRange(S->getBeginLoc()) || !Exposed.insert(S).second)
+        continue;
+      Final.InsertTextBefore(S->getBeginLoc(), "::cilkpp::rt::expose_chain(__w, __parent); ");
+    }
+  }
+
+  // The statement holding E where another statement may go before it.
+  static const Stmt *statementAround(ParentMap &PM, const Stmt *E) {
+    for (const Stmt *S = E;;) {
+      const Stmt *Parent = PM.getParent(S);
+      if (!Parent) return nullptr;
+      if (isa<CompoundStmt>(Parent)) return S;
+      if (const auto *Case = dyn_cast<SwitchCase>(Parent); Case && Case->getSubStmt() == S) return S;
+      if (const auto *Label = dyn_cast<LabelStmt>(Parent); Label && Label->getSubStmt() == S) return S;
+      S = Parent;
+    }
   }
 
   // Statements replaced as a whole: spawns, and declarations of variables

@@ -27,6 +27,7 @@ class SignatureTables;
 class VirtualSpawns;
 
 class MacroHistory;
+class NestedRootCallees;
 
 struct EmitSettings {
   // As the user named the .cilkpp file: #line directives and messages the
@@ -46,6 +47,8 @@ struct EmitSettings {
   const VirtualSpawns *Virtuals = nullptr;
   // What macros meant where: template clones move to the end of the file.
   const MacroHistory *Macros = nullptr;
+  // Which calls may make nested root calls (Analysis/NestedRootCalls.h).
+  const NestedRootCallees *NestedRoots = nullptr;
 };
 
 // Whether a spawned callee is a cilk procedure whose fast clone is declared

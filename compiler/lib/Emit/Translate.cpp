@@ -7,6 +7,7 @@
 #include "Analysis/ContinuationPoints.h"
 #include "Analysis/ExceptionAnalysis.h"
 #include "Analysis/FrameLayout.h"
+#include "Analysis/NestedRootCalls.h"
 #include "Analysis/OutstandingTargets.h"
 #include "Analysis/PollPoints.h"
 #include "CodeGen/AbbreviatedTemplates.h"
@@ -191,6 +192,8 @@ bool translateProcedures(ASTContext &Ctx, Rewriter &Main, llvm::ArrayRef<Keyword
   const VirtualSpawns Virtuals(Ctx, Sema.CilkFunctions);
   Virtuals.declareCompanions(Main);
   Settings.Virtuals = &Virtuals;
+  const NestedRootCallees NestedRoots(Ctx, Sema.CilkFunctions);
+  Settings.NestedRoots = &NestedRoots;
 
   // cilk_for loops outside cilk procedures; the clones lower the others.
   std::vector<const ParallelLoop *> PlainLoops;
