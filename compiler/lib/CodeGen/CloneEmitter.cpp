@@ -298,8 +298,10 @@ class CloneBuilder {
     llvm::DenseSet<const Stmt *> Exposed;
     for (const CallExpr *C : V.Found) {
       const FunctionDecl *Callee = C->getDirectCallee();
-      // (A procedure with a fast clone here is spawned, called at a call
-      // point or tail-called through it.)
+      // (Left out: a procedure whose fast clone this code may call. Its
+      // spawns, call points and tail calls go through that clone; the few
+      // calls of it that stay nested root calls are not worth an exposure
+      // before every such call.)
       if (!Settings.NestedRoots->reaches(Callee) || IsCilkCallee(Callee)) continue;
       const Stmt *S = statementAround(PM, C);
       if (!S || S->getBeginLoc().isMacroID() || insideWholeRange(S->getBeginLoc()) || !Exposed.insert(S).second)
