@@ -209,10 +209,20 @@ const CallExpr *tailCall(ASTContext &Ctx, const CilkProcedureSet &CilkFunctions,
                          const FunctionDecl *FD, const ReturnStmt *R, const llvm::DenseSet<const VarDecl *> &Changed) {
   const Expr *Value = R->getRetValue();
   const auto *Call = Value ? dyn_cast<CallExpr>(Value->IgnoreImplicit()) : nullptr;
-  // Called by name (the callee's text is replaced by its fast clone's).
-  if (!Call || isa<CXXOperatorCallExpr>(Call) || !isCallPointCallee(CilkFunctions, Call) ||
-      !isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+  // Called by name, or a member through an object (the fast clone's call
+  // names the callee's fast clone and passes the object's address first).
+  if (!Call || isa<CXXOperatorCallExpr>(Call) || !isCallPointCallee(CilkFunctions, Call)) return nullptr;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    // The object must outlive the caller's fast clone, and evaluating it
+    // among the arguments must change nothing.
+    const Expr *Object = Member->getImplicitObjectArgument();
+    const auto *ME = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
+    if (!ME || Object->HasSideEffects(Ctx) || !refersOutside(Object, Changed) ||
+        (!ME->isArrow() && bindsOwnStorage(Object)))
+      return nullptr;
+  } else if (!isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts())) {
     return nullptr;
+  }
   const QualType Result = Call->getCallReturnType(Ctx), Own = FD->getReturnType();
   if (Result->isReferenceType() || !Ctx.hasSameType(Result.getCanonicalType().getUnqualifiedType(),
                                                     Own.getCanonicalType().getUnqualifiedType()))

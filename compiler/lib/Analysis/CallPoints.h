@@ -41,7 +41,9 @@ namespace cilkpp {
 // arguments cannot refer to the caller's locals (no address taken, no
 // local array, pointers and references only from parameters the caller
 // never changes, no local or by-value parameter bound to a reference
-// parameter of f).
+// parameter of f). A member f called on an object (`return p->f(...);`)
+// too, when evaluating the object has no side effects and it cannot be the
+// caller's own storage (CloneEmitter passes its address first).
 //
 // Adds the candidates to Frame.Calls and Frame.Points (PointKind::Call,
 // numbered with the others), and fills Frame.TailCalls.

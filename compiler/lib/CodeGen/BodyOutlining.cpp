@@ -28,6 +28,8 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+
 using namespace clang;
 
 namespace cilkpp {
@@ -232,10 +234,9 @@ class OuterUses : public RecursiveASTVisitor<OuterUses> {
   llvm::DenseSet<const ValueDecl *> SeenDirectly;
 };
 
-// Finds a way out of a statement other than its end or an exception: a
-// return, a goto, or a break or continue of a loop or switch around it. A
-// body with one cannot move into a function of its own.
-class Exits : public RecursiveASTVisitor<Exits> {
+// The ways out of a statement other than its end or an exception: returns,
+// gotos, and breaks and continues of a loop or switch around it.
+class ExitFinder : public RecursiveASTVisitor<ExitFinder> {
  public:
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }  // its returns are its own
   bool TraverseStmt(Stmt *S) {
@@ -248,27 +249,33 @@ class Exits : public RecursiveASTVisitor<Exits> {
     Switches -= Switch;
     return Continue;
   }
-  bool VisitReturnStmt(ReturnStmt *) { return found(); }
-  bool VisitCoreturnStmt(CoreturnStmt *) { return found(); }
-  bool VisitGotoStmt(GotoStmt *) { return found(); }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return found(); }
-  bool VisitBreakStmt(BreakStmt *) { return Loops + Switches ? true : found(); }
-  bool VisitContinueStmt(ContinueStmt *) { return Loops ? true : found(); }
-  bool Found = false;
+  bool VisitReturnStmt(ReturnStmt *R) {
+    Returns.push_back(R);
+    return true;
+  }
+  bool VisitCoreturnStmt(CoreturnStmt *S) { return jump(S); }
+  bool VisitGotoStmt(GotoStmt *S) { return jump(S); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) { return jump(S); }
+  bool VisitBreakStmt(BreakStmt *B) {
+    if (!Loops && !Switches) Breaks.push_back(B);
+    return true;
+  }
+  bool VisitContinueStmt(ContinueStmt *C) {
+    if (!Loops) Continues.push_back(C);
+    return true;
+  }
+  bool empty() const { return Returns.empty() && Breaks.empty() && Continues.empty() && !Jump; }
+  std::vector<const ReturnStmt *> Returns;
+  std::vector<const Stmt *> Breaks, Continues;
+  const Stmt *Jump = nullptr;  // a goto or co_return
 
  private:
-  bool found() {
-    Found = true;
-    return false;
+  bool jump(const Stmt *S) {
+    if (!Jump) Jump = S;
+    return true;
   }
   unsigned Loops = 0, Switches = 0;
 };
-
-bool leavesBody(const Stmt *Body) {
-  Exits E;
-  E.TraverseStmt(const_cast<Stmt *>(Body));
-  return E.Found;
-}
 
 // The `throw;` statements of a handler's block that rethrow the exception
 // it handles (not those of handlers or lambdas inside it).
@@ -287,6 +294,13 @@ class Rethrows : public RecursiveASTVisitor<Rethrows> {
 struct TextEdit {
   unsigned Offset, Length;
   std::string Text;
+};
+
+// The ways a handler that moves leaves it (Outliner::leavingHandler), and
+// the type its function returns, spelled, when one returns a value.
+struct LeavingHandler {
+  ExitFinder Exits;
+  std::string Returned, Slot;  // the type, and the optional that receives it
 };
 
 // `__func__` and its kin written in a body that moves into a function of
@@ -379,20 +393,11 @@ class Outliner {
     if (!hostAllowsOutlining(Host, R)) return false;
     std::optional<OutlinedTemplate> Template = outlinedTemplate(Ctx, Host, R.Lambda, WhyNot);
     if (!Template) return false;
-    // A named closure is a plain class. For a lambda that does not spawn,
-    // a generic one's gets a member template operator(), and one in a
-    // function template (a member function template too) is a class
-    // template with the host's parameters.
-    const bool GenericClosure = AsClosure && R.Lambda->isGenericLambda() && !Spawns && !Host->isTemplated();
-    const bool TemplateClosure = AsClosure && !R.Lambda->isGenericLambda() && Host->getDescribedFunctionTemplate();
-    if (AsClosure && !Template->empty() && !GenericClosure && !TemplateClosure)
-      return refuse(R.Lambda->isGenericLambda()
-                        ? "it is generic and is kept where it must become a named class (in a variable that lives "
-                          "across a spawn, or passed to a template that spawns), which a generic lambda that spawns "
-                          "or is inside a template cannot"
-                        : "it is kept where it must become a named class (in a variable that lives across a spawn, "
-                          "or passed to a template that spawns), which a lambda in a member of a class template "
-                          "cannot");
+    // A named closure of a lambda in a function template is a class template
+    // with the host's parameters; a generic lambda's call operator is a
+    // member template with the lambda's (a generic lambda that spawns moved
+    // its body out in an earlier round: outlineSpawningBodies).
+    assert(!(AsClosure && Spawns && R.Lambda->isGenericLambda()));
     if (namesDeducedResultTemplate(R.body(), Host))
       return refuse("it calls its function, a template whose result type is deduced (write the result type)");
     OuterUses Uses(SM, R);
@@ -407,6 +412,7 @@ class Outliner {
                                                                : "a variable"));
 
     std::vector<Parameter> Params;
+    LeavingHandler Leaving;
     bool CapturesThis = false;
     std::string ReturnType = "void", Qualifiers;
     bool TrailingResult = false;  // a result whose declarator wraps the name, `int (*)(int)`
@@ -436,7 +442,8 @@ class Outliner {
     } else {
       // (A function's returns return from the moved body as they did from
       // the function, which returns what the moved body returns.)
-      if (!R.Function && leavesBody(R.body())) return refuse("it leaves its block other than at its end");
+      if (R.Handler && !leavingHandler(R, Regions, Leaving)) return false;
+      if (!Leaving.Exits.empty()) ReturnType = "int";
       if (R.Function && !isa<CXXConstructorDecl, CXXDestructorDecl>(R.Function)) {
         const QualType Result = R.Function->getReturnType();
         if (Result->getContainedDeducedType()) return refuse("its result type is deduced");
@@ -452,15 +459,22 @@ class Outliner {
     for (const auto &Deduced : DeducedTypes) DeducedParameters.push_back("class " + Deduced.second);
     Template->appendParameters(DeducedParameters);
     // A named closure's own template head and the arguments its
-    // construction names: the host's parameters in a function template,
-    // and the captures' deduced types.
-    std::string ClosureHead, ClosureArguments;
-    if (TemplateClosure) {
-      ClosureHead = Template->Head;
-      ClosureArguments = Template->argumentsWith(ClosureTypeArguments);
-    } else if (!DeducedParameters.empty()) {
-      ClosureHead = fmt::format("template <{}> ", fmt::join(DeducedParameters, ", "));
-      ClosureArguments = fmt::format("<{}>", fmt::join(ClosureTypeArguments, ", "));
+    // construction names: the host's parameters in a function template, and
+    // the captures' deduced types; its call operator's head: a generic
+    // lambda's parameters.
+    std::string ClosureHead, ClosureArguments, OperatorHead;
+    if (AsClosure) {
+      const auto Host = Template->Parameters.begin(), Own = Host + Template->HostParameters,
+                 Deduced = Template->Parameters.end() - DeducedParameters.size();
+      std::vector<std::string> ClassParameters(Host, Own), Arguments(Template->Named.begin(),
+                                                                     Template->Named.begin() + Template->HostParameters);
+      ClassParameters.insert(ClassParameters.end(), Deduced, Template->Parameters.end());
+      llvm::append_range(Arguments, ClosureTypeArguments);
+      if (!ClassParameters.empty()) {
+        ClosureHead = fmt::format("template <{}> ", fmt::join(ClassParameters, ", "));
+        ClosureArguments = fmt::format("<{}>", fmt::join(Arguments, ", "));
+      }
+      if (Own != Deduced) OperatorHead = fmt::format("template <{}> ", fmt::join(Own, Deduced, ", "));
     }
     if (AsClosure && !ClosureTypeArguments.empty()) includeHeader("type_traits");
     std::vector<TextEdit> Edits = declaredTypesOfOuterVariables(R, Uses);
@@ -477,6 +491,12 @@ class Outliner {
         }
         Params.push_back({"::std::exception_ptr __cilkpp_handled", "::std::current_exception()", "__cilkpp_handled"});
         includeHeader("exception");
+      }
+      if (!leaveThroughResult(R, Leaving, Edits)) return false;
+      if (!Leaving.Returned.empty()) {
+        Params.push_back({fmt::format("::std::optional<{}> &{}", Leaving.Returned, Leaving.Slot), Leaving.Slot,
+                          Leaving.Slot});
+        includeHeader("optional");
       }
     }
     const Decl *NamedByBody = R.Lambda ? R.Lambda->getCallOperator() : Host;
@@ -514,8 +534,7 @@ class Outliner {
     std::optional<std::string> Closure;
     if (AsClosure) {
       Closure = closureClass(*R.Lambda, ClosureName, Qualifier, Name + Template->Arguments, Params, ThisMember,
-                             Template->ClassHead + ClosureHead,
-                             GenericClosure ? Template->Head : "");
+                             Template->ClassHead + ClosureHead, OperatorHead);
       if (!Closure) return refuse("its parameters cannot be declared outside it");
     }
 
@@ -525,6 +544,7 @@ class Outliner {
     const std::string ReplacedText = Lexer::getSourceText(Replaced, SM, Ctx.getLangOpts()).str();
     const std::string Lines(llvm::count(ReplacedText, '\n'), '\n');
     std::string Call;
+    const LeavingActions Actions = leavingActions(R, Leaving);
     if (AsClosure) {
       std::vector<std::string> Initializers;
       if (!ThisMember.empty()) Initializers.push_back("this");
@@ -538,8 +558,16 @@ class Outliner {
       // to fall off its end (-Wreturn-type).
       const char *Rethrow = R.Handler && endsInThrow(R.body()) ? " throw;" : "";
       const bool Returns = R.Lambda || (R.Function && ReturnType != "void");
-      Call = fmt::format("{{ {}{}{}({});{} }}{}", Returns ? "return " : "", Name, Template->Arguments, Args, Rethrow,
-                         Lines);
+      if (Leaving.Exits.empty())
+        Call = fmt::format("{{ {}{}{}({});{} }}{}", Returns ? "return " : "", Name, Template->Arguments, Args, Rethrow,
+                           Lines);
+      else
+        Call = fmt::format("{{ {}{}{}{}({});{}{} }}{}",
+                           Leaving.Returned.empty()
+                               ? ""
+                               : fmt::format("::std::optional<{}> {}; ", Leaving.Returned, Leaving.Slot),
+                           Actions.Tested ? "const int __cilkpp_left = " : "", Name, Template->Arguments, Args,
+                           Actions.Text, Rethrow, Lines);
     }
 
     const SourceLocation HostBegin = beginOf(Host);
@@ -598,6 +626,100 @@ class Outliner {
     Main.ReplaceText(Replaced, Call);
     markMovedDeclarations();
     return true;
+  }
+
+  // A handler that spawns moves into a function of its own; the ways out
+  // of it besides its end (a return of its function, a break or continue of
+  // a loop or switch around it) become results of that function, which the
+  // handler left in place acts on: 1 for a return (the value in
+  // `__cilkpp_returned_LINE_COLUMN`, named after the `catch`: a handler
+  // inside may return through its own), 2 for a break, 3 for a continue.
+  bool leavingHandler(const Region &R, const std::vector<Region> &Regions, LeavingHandler &Leaving) {
+    Leaving.Exits.TraverseStmt(const_cast<Stmt *>(R.body()));
+    if (Leaving.Exits.Jump)
+      return refuse(isa<CoreturnStmt>(Leaving.Exits.Jump) ? "a 'co_return' leaves it" : "a 'goto' leaves it");
+    const bool ReturnsValue = llvm::any_of(Leaving.Exits.Returns, [](const ReturnStmt *Ret) {
+      return Ret->getRetValue() && !Ret->getRetValue()->getType()->isVoidType();
+    });
+    if (!ReturnsValue) return true;
+    const Region *Around = innermost(Regions, R.Begin, /*FunctionsAndLambdasOnly=*/true);
+    if (!Around) return refuse("it is not inside a function body");
+    const QualType Result =
+        Around->Lambda ? Around->Lambda->getCallOperator()->getReturnType() : Around->Function->getReturnType();
+    if (Result->getContainedDeducedType()) return refuse("it returns from a function whose result type is deduced");
+    if (Result->isReferenceType()) return refuse("it returns a reference from its function");
+    if (!isNameableOutsideFunction(Result)) return refuse("its function's result type cannot be named outside it");
+    Leaving.Returned = typeQualified(Ctx, Result);
+    const SourceLocation Catch = SM.getExpansionLoc(R.Handler->getCatchLoc());
+    Leaving.Slot = fmt::format("__cilkpp_returned_{}_{}", SM.getPresumedLineNumber(Catch),
+                               SM.getPresumedColumnNumber(Catch));
+    return true;
+  }
+
+  // The moved body's exits return their numbers (a return's value is
+  // emplaced first), and its end 0.
+  bool leaveThroughResult(const Region &R, const LeavingHandler &Leaving, std::vector<TextEdit> &Edits) {
+    if (Leaving.Exits.empty()) return true;
+    auto Token = [&](SourceLocation Loc, std::string Text) {
+      Edits.push_back({SM.getFileOffset(Loc), Lexer::MeasureTokenLength(Loc, SM, Ctx.getLangOpts()), std::move(Text)});
+    };
+    for (const Stmt *B : Leaving.Exits.Breaks) {
+      if (B->getBeginLoc().isMacroID()) return refuse("a 'break' in it is written by a macro");
+      Token(B->getBeginLoc(), "return 2");
+    }
+    for (const Stmt *C : Leaving.Exits.Continues) {
+      if (C->getBeginLoc().isMacroID()) return refuse("a 'continue' in it is written by a macro");
+      Token(C->getBeginLoc(), "return 3");
+    }
+    for (const ReturnStmt *Ret : Leaving.Exits.Returns) {
+      const SourceLocation Semi = semicolonAfter(Ctx, Ret->getEndLoc());
+      if (Ret->getBeginLoc().isMacroID() || Ret->getEndLoc().isMacroID() || Semi.isInvalid())
+        return refuse("a 'return' in it is written by a macro");
+      const Expr *Value = Ret->getRetValue();
+      if (Value && !Value->getType()->isVoidType()) {
+        const bool Braced = *SM.getCharacterData(SM.getExpansionLoc(Value->getBeginLoc())) == '{';
+        Token(Ret->getReturnLoc(),
+              fmt::format("{{ {}.emplace({}", Leaving.Slot, Braced ? Leaving.Returned : ""));
+        Token(Semi, "); return 1; }");
+      } else {
+        Token(Ret->getReturnLoc(), "{");
+        Token(Semi, "; return 1; }");
+      }
+    }
+    Edits.push_back({SM.getFileOffset(cast<CompoundStmt>(R.body())->getRBracLoc()), 0, "return 0; "});
+    return true;
+  }
+
+  // What the handler left in place does with the moved body's result: each
+  // way out it takes, the one its last statement takes last and
+  // unconditionally (so that the handler visibly ends there too). Tested:
+  // whether an action depends on the result.
+  struct LeavingActions {
+    std::string Text;
+    bool Tested = false;
+  };
+  static LeavingActions leavingActions(const Region &R, const LeavingHandler &Leaving) {
+    if (!R.Handler || Leaving.Exits.empty()) return {};
+    const auto *Block = cast<CompoundStmt>(R.body());
+    const Stmt *Last = Block->body_empty() ? nullptr : Block->body_back();
+    struct Way {
+      bool Taken;
+      int Number;
+      std::string Action;
+      bool Final;
+    };
+    const std::string Return =
+        Leaving.Returned.empty() ? "return;" : fmt::format("return *::std::move({});", Leaving.Slot);
+    const Way Ways[] = {{!Leaving.Exits.Breaks.empty(), 2, "break;", isa_and_nonnull<BreakStmt>(Last)},
+                        {!Leaving.Exits.Continues.empty(), 3, "continue;", isa_and_nonnull<ContinueStmt>(Last)},
+                        {!Leaving.Exits.Returns.empty(), 1, Return, isa_and_nonnull<ReturnStmt>(Last)}};
+    std::string Out, Final;
+    for (const Way &W : Ways) {
+      if (!W.Taken) continue;
+      if (W.Final) Final = " " + W.Action;
+      else Out += fmt::format(" if (__cilkpp_left == {}) {}", W.Number, W.Action);
+    }
+    return {Out + Final, !Out.empty()};
   }
 
   // The moved body receives the variables it uses from around it by
@@ -974,8 +1096,10 @@ class Outliner {
     // A result written out and the same for every call (`[](auto self, int
     // k) -> long`) is spelled: a call operator template with a deduced
     // result could not be a forwarder (Sema/Forwarders.h).
-    const bool Spelled = L.isGenericLambda() ? !Declared->getContainedDeducedType() &&
-                                                   !Declared->isInstantiationDependentType()
+    // (A type naming its function template's parameters reads the same in
+    // the class template, which has them; an `auto` parameter's type has no
+    // name there.)
+    const bool Spelled = L.isGenericLambda() ? !Declared->getContainedDeducedType() && !namesInventedParameter(Declared)
                                              : !Declared->isUndeducedType() && !Declared->isDependentType();
     const std::string Result = Spelled ? typeQualified(Ctx, Declared) : "decltype(auto)";
     return fmt::format("{}struct {}{} {{{} {}{} operator()({}){}{} {{ return {}({}); }} }};", ClassHead, Qualifier,
@@ -1211,7 +1335,9 @@ class StoredLambdas : public RecursiveASTVisitor<StoredLambdas> {
     // member of a class template defined outside the class is visited after
     // the class's instantiations).
     auto [It, New] = AsWritten.try_emplace(L->getBeginLoc().getRawEncoding(), L);
-    if (!New && L->getCallOperator()->isDependentContext()) It->second = L;
+    // (A generic lambda's call operator is a template even in an instantiation:
+    // its class's context tells.)
+    if (!New && L->getLambdaClass()->getDeclContext()->isDependentContext()) It->second = L;
     return true;
   }
   bool VisitVarDecl(VarDecl *V) {
@@ -1365,7 +1491,11 @@ std::optional<std::string> outlineSpawningBodies(ASTContext &Ctx, ArrayRef<Keywo
   std::vector<const Region *> Moved;
   for (const Region *R : Candidates) {
     if (llvm::any_of(Moved, [&](const Region *M) { return M->contains(*R); })) continue;
-    if (O.outline(*R, Regions, Closures.contains(R), Spawning.contains(R))) Moved.push_back(R);
+    // A generic lambda that spawns moves its body out first; the lambda
+    // left in place forwards to it and becomes a named closure with a call
+    // operator template in the next round, as one that never spawned does.
+    const bool AsClosure = Closures.contains(R) && !(Spawning.contains(R) && R->Lambda->isGenericLambda());
+    if (O.outline(*R, Regions, AsClosure, Spawning.contains(R))) Moved.push_back(R);
     else if (Spawning.contains(R) || Closures.contains(R)) Refused[R->Begin] = O.whyNot();
   }
   if (Moved.empty()) return std::nullopt;

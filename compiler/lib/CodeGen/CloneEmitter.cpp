@@ -330,6 +330,8 @@ class CloneBuilder {
     for (unsigned I = 0; I < Frame.Calls.size(); ++I)
       if (Frame.CallEntry[I]) addWholeRange(Frame.Calls[I].Statement);
     for (const ParallelLoop *Loop : Proc.Loops) addWholeRange(loopHeaderRange(SM, *Loop));
+    for (unsigned I = 0; I < Proc.Returns.size(); ++I)
+      if (memberTailCall(I)) addWholeRange(Proc.Returns[I]);
     struct Visitor : RecursiveASTVisitor<Visitor> {
       CloneBuilder &B;
       explicit Visitor(CloneBuilder &B) : B(B) {}
@@ -1656,12 +1658,41 @@ class CloneBuilder {
     if (Kind == CloneKind::Resume && Entry != 0) Final.InsertTextBefore(Site.Block->getRBracLoc(), resumeSync(Entry));
   }
 
+  // `return p->m(args);` in the fast clone, a tail call of a member
+  // (CallPoints.h), is generated again whole, the object's address among
+  // the arguments: `return ::C::m's fast clone(__w, __parent, __slot,
+  // __seq, p, args);`. Not where a macro writes the return, nor with the
+  // elements of a pack among the arguments (one text for several).
+  const CXXMemberCallExpr *memberTailCall(unsigned Index) const {
+    if (Kind != CloneKind::Fast || Frame.EagerFrame || Frame.TailCalls.empty()) return nullptr;
+    const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(Frame.TailCalls[Index]);
+    if (!Member) return nullptr;
+    SpawnSite Site;
+    Site.Call = Member;
+    Site.Callee = Member->getDirectCallee();
+    if (spawnCall(Site) != SpawnCall::FastClone) return nullptr;
+    const ReturnStmt *R = Proc.Returns[Index];
+    if (R->getBeginLoc().isMacroID() || R->getEndLoc().isMacroID() || omitted(R->getReturnLoc())) return nullptr;
+    llvm::DenseSet<unsigned> Written;
+    for (const Expr *Arg : Member->arguments())
+      if (Arg->getBeginLoc().isMacroID() || !Written.insert(Arg->getBeginLoc().getRawEncoding()).second) return nullptr;
+    return Member;
+  }
+
   // `return f(args);` in a fast clone whose frame is on the stack becomes
   // `return f's fast clone(__w, __parent, __slot, __seq, args);`: f runs in
   // this procedure's place (CallPoints.h). The arguments stay as written.
   bool tailCall(unsigned Index) {
+    if (const CXXMemberCallExpr *Member = memberTailCall(Index)) {
+      std::vector<std::string> Args{objectPointer(Member)};
+      for (const Expr *Arg : Member->arguments()) Args.push_back(text(Arg->getSourceRange()));
+      replaceWhole(statementRange(Ctx, Proc.Returns[Index]),
+                   fmt::format("return {}(__w, __parent, __slot, __seq, {})",
+                               qualifiedFastName(Member->getDirectCallee()), fmt::join(Args, ", ")));
+      return true;
+    }
     const CallExpr *Call = Frame.TailCalls.empty() ? nullptr : Frame.TailCalls[Index];
-    if (!Call) return false;
+    if (!Call || isa<CXXMemberCallExpr>(Call)) return false;
     SpawnSite Site;
     Site.Call = Call;
     Site.Callee = Call->getDirectCallee();

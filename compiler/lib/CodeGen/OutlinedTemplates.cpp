@@ -174,6 +174,7 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
     // member, in the scope of the class's parameters.
     if (!MemberOfClassTemplateMovable()) return std::nullopt;
   }
+  Result.HostParameters = Params.size();
   if (Lambda && Lambda->isGenericLambda()) {
     const TemplateParameterList *List = Lambda->getTemplateParameterList();
     if (List->getRequiresClause() || Lambda->getCallOperator()->getTrailingRequiresClause()) {
@@ -221,14 +222,8 @@ std::optional<OutlinedTemplate> outlinedTemplate(ASTContext &Ctx, const Function
   }
   Result.appendParameters(Params);
   Result.Named = Arguments;
-  Result.Arguments = Result.argumentsWith({});
+  if (!Arguments.empty()) Result.Arguments = fmt::format("<{}>", fmt::join(Arguments, ", "));
   return Result;
-}
-
-std::string OutlinedTemplate::argumentsWith(const std::vector<std::string> &More) const {
-  std::vector<std::string> All = Named;
-  All.insert(All.end(), More.begin(), More.end());
-  return All.empty() ? "" : fmt::format("<{}>", fmt::join(All, ", "));
 }
 
 void OutlinedTemplate::appendParameters(const std::vector<std::string> &More) {

@@ -30,12 +30,12 @@ struct OutlinedTemplate {
   // The head's parameters, as written there, and the names of those that
   // Arguments names.
   std::vector<std::string> Parameters, Named;
-  bool empty() const { return Head.empty(); }
+  // How many of Parameters (and of Named) are the host function template's;
+  // a generic lambda's follow them.
+  size_t HostParameters = 0;
   // Adds parameters after those of the head (and remakes it): also ones
   // that the call deduces from its arguments ("class __cilkpp_type_of_n").
   void appendParameters(const std::vector<std::string> &More);
-  // Arguments with More after them ("<T, long>").
-  std::string argumentsWith(const std::vector<std::string> &More) const;
 };
 
 // The name an `auto` parameter's invented template parameter gets where the

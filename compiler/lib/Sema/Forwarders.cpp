@@ -45,6 +45,26 @@ bool isPassedOn(const Expr *Arg, const FunctionDecl *FD) {
              CharacterLiteral>(Arg);
 }
 
+// The object of a member call, one the forwarder does not own: its own
+// (`this->m()`, `m()`), one its object points to (`__cilkpp_this->m()`, a
+// named closure's), or one a pointer or reference parameter leads to.
+bool passesObjectOn(const CXXMemberCallExpr *Call, const FunctionDecl *FD) {
+  const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens());
+  if (!ME) return false;
+  const Expr *Object = ME->getBase()->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(Object)) return true;
+  if (const auto *Deref = dyn_cast<UnaryOperator>(Object); Deref && Deref->getOpcode() == UO_Deref && !ME->isArrow())
+    return isa<CXXThisExpr>(Deref->getSubExpr()->IgnoreParenImpCasts());
+  if (const auto *Field = dyn_cast<MemberExpr>(Object))
+    return ME->isArrow() && isa<FieldDecl>(Field->getMemberDecl()) &&
+           isa<CXXThisExpr>(Field->getBase()->IgnoreParenImpCasts());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Object)) {
+    const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl());
+    return P && P->getDeclContext() == FD && (ME->isArrow() ? P->getType()->isPointerType() : P->getType()->isReferenceType());
+  }
+  return false;
+}
+
 // The kinds of function that stay plain whatever their body.
 bool mayForward(ASTContext &Ctx, const FunctionDecl *FD) {
   if (FD->isMain() || FD->isConstexpr() || FD->isVariadic() || FD->isDeleted() || FD->isDefaulted() ||
@@ -72,14 +92,17 @@ bool forwards(ASTContext &Ctx, const FunctionDecl *FD, const CilkProcedureSet &P
   else if (FD->getReturnType()->isVoidType())
     Passed = dyn_cast<Expr>(Body->body_front());
   const auto *Call = Passed ? dyn_cast<CallExpr>(Passed->IgnoreParenImpCasts()) : nullptr;
-  // A call by name of a free function or static member (what a tail call
-  // can be).
-  if (!Call || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) ||
-      !isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-    return false;
+  // A call by name of a free function or static member, or of a member on
+  // an object the forwarder is passed (what a tail call can be).
+  if (!Call || isa<CXXOperatorCallExpr>(Call)) return false;
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (!Procedures.contains(Callee) || (isa<CXXMethodDecl>(Callee) && !cast<CXXMethodDecl>(Callee)->isStatic()))
+  if (!Procedures.contains(Callee)) return false;
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    if (cast<CXXMethodDecl>(Callee)->isVirtual() || !passesObjectOn(Member, FD)) return false;
+  } else if (!isa<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()) ||
+             (isa<CXXMethodDecl>(Callee) && !cast<CXXMethodDecl>(Callee)->isStatic())) {
     return false;
+  }
   const QualType Result = FD->getReturnType().getCanonicalType().getUnqualifiedType();
   if (!Result->isVoidType() &&
       (Result->isRecordType() || !Result.isTriviallyCopyableType(Ctx) ||

@@ -2,7 +2,9 @@
 // function object's call operator (`long operator()(long n) const { return
 // fib(n); }`), the named class that a spawning lambda held across a spawn
 // becomes (CodeGen/BodyOutlining.h), a wrapper (`long solve(const Board *b)
-// { return search(b, 0); }`). They are cilk procedures too, with no frame
+// { return search(b, 0); }`), a member calling a member on an object it does
+// not own (`long solve(long n) const { return search(n); }`, a named
+// closure's `__cilkpp_this->body(...)`). They are cilk procedures too, with no frame
 // of their own: the fast clone tail-calls the callee's (Analysis/
 // CallPoints.h), so a spawn or call of one in a cilk procedure costs what
 // one of the callee does, where a plain function would make a nested root

@@ -402,8 +402,8 @@ const char *unsupportedEnclosingConstruct(ParentMap &PM, const Stmt *S) {
        Child = P, P = PM.getParent(const_cast<Stmt *>(P))) {
     // Other handlers became procedures of their own (BodyOutlining.h).
     if (isa<CXXCatchStmt>(P))
-      return "a catch handler that 'return', 'break', 'continue' or 'goto' can leave, or that uses a type or name "
-             "local to its function";
+      return "a catch handler that 'goto' can leave, that returns a reference or a value of a deduced type, or that "
+             "uses a type or name local to its function";
     if (isa<StmtExpr>(P)) return "a statement expression";
     if (const auto *R = dyn_cast<CXXForRangeStmt>(P); R && R->getBody() == Child)
       return "a range-based for loop";

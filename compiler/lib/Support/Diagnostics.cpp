@@ -40,8 +40,8 @@ constexpr Description Descriptions[NumIDs] = {
     {clang::DiagnosticsEngine::Note,
      "cilkpp: a template instantiated with %select{a lambda's type|a type local to a function|the type of a lambda "
      "at namespace scope}0: its translation cannot name that type; %select{a lambda passed from a function becomes a "
-     "named class, but not a generic lambda in a template, one in a member of a class template defined outside its "
-     "class, one capturing '*this' or an array by copy, or one written in a macro: pass a named function object or "
+     "named class, but not one in a member of a class template defined outside its class, one capturing"
+     " '*this' or an array by copy, or one written in a macro: pass a named function object or "
      "a std::function instead|one declared in "
      "an ordinary function moves out of it, but not one using other names of its function or declared in a member "
      "function or a template: declare the type outside the function|from C++20 on it is named through its variable (-std=c++20), or pass a named "

@@ -11,7 +11,7 @@ ARGUMENTS = {
     "call-fib": ["call", "20"],
     "cilk-for-bodies": ["vector", "12", "2"],
     "deep-chains": [["spawns", "2000"], ["calls", "2000"]],
-    "function-objects": [["direct", "20"], ["forwarding", "20"], ["plain", "20"], ["template", "20"], ["self-applied", "20"]],
+    "function-objects": [["direct", "20"], ["forwarding", "20"], ["plain", "20"], ["template", "20"], ["self-applied", "20"], ["member-self-applied", "20"]],
     "helper-calls": ["100000"],
     "lambda-spawn": ["lambda", "20"],
     "lambda-template": ["20"],
