@@ -9,18 +9,21 @@
 # copies of the serial elision at once (TS||p): the column pCPU = p TS / TS||p
 # is the best T1/Tp the machine allows (p on p idle, unshared cores; less
 # when the CPUs are hyperthreads of one core or shared with other tenants).
-# Each time is the best wall-clock time of N runs; the configurations
-# alternate run by run. T1/TS is the overhead of the parallel code on one
-# worker; T1/Tp the speedup on p.
+# Each time is the best wall-clock time of N runs (R times N with
+# --rounds R); the configurations alternate run by run. T1/TS is the
+# overhead of the parallel code on one worker; T1/Tp the speedup on p.
 # The last columns are the same ratios of the time spent in main() and
 # the exit handlers (bench/main_timer.h, force-included into every build):
 # what the program and the runtime do, without the process's start, which
 # costs 2.4 ms here (4.2 ms once the runtime's libstdc++ is loaded).
 # Every run's output must equal the serial elision's, or the script fails.
 #
-# Usage: bench/run.sh [-n RUNS] [--only "PROG..."] [--PROG "ARG..."]... [--workers "P..."]
+# Usage: bench/run.sh [-n RUNS] [--rounds R] [--only "PROG..."] [--PROG "ARG..."]... [--workers "P..."]
 #                     [--no-build] [--build-only | --prebuilt]
 #   -n RUNS          runs per measurement, best one counts (default 5)
+#   --rounds R       measure all the programs R times over, RUNS runs of each
+#                    time, and print the best of all R * RUNS (default 1):
+#                    each row then samples R stretches of time minutes apart
 #   --only "a b"     run only these programs (default: all, in the order below)
 #   --PROG "A B"     the program's first argument, one row per value; defaults:
 #                    fib "38 30", nqueens 11, heat 1024 (100 steps), cilksort 4000000,
@@ -38,7 +41,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 command_line="bench/run.sh"
 (($#)) && command_line+=$(printf ' %q' "$@")
-runs=5
+runs=5 rounds=1
 source bench/header.sh
 programs=("${corpus_programs[@]}")
 declare -A args
@@ -48,6 +51,7 @@ build_driver=1 build_only=0 prebuilt=0
 while (($#)); do
   case "$1" in
     -n) runs=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     --only) read -r -a programs <<<"$2"; shift 2 ;;
     --workers) read -r -a workers <<<"$2"; shift 2 ;;
     --no-build) build_driver=0; shift ;;
@@ -65,6 +69,7 @@ for prog in "${programs[@]}"; do
 done
 ((!build_only || !prebuilt)) || { echo "bench: --build-only and --prebuilt exclude each other" >&2; exit 2; }
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: -n needs a positive integer" >&2; exit 2; }
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench: --rounds needs a positive integer" >&2; exit 2; }
 ((${#workers[@]})) || { echo "bench: --workers needs at least one worker count" >&2; exit 2; }
 for p in "${workers[@]}"; do
   [[ $p =~ ^[1-9][0-9]*$ ]] && ((p >= 2 && p <= 64)) ||
@@ -113,7 +118,11 @@ done
 
 bench_machine "$command_line"
 cat "$out/build-info" 2>/dev/null || echo "# compiler: unknown (no $out/build-info)"
-echo "# times:    best of $runs runs, wall clock, seconds"
+if ((rounds == 1)); then
+  echo "# times:    best of $runs runs, wall clock, seconds"
+else
+  echo "# times:    best of $((rounds * runs)) runs ($rounds rounds over the programs, $runs run$( ((runs == 1)) || echo s) each), wall clock, seconds"
+fi
 (($(nproc) >= widest)) || echo "# warning:  fewer than $widest CPUs, T$widest cannot show a speedup of $widest"
 
 # time_once WORKERS PROGRAM ARG: one run's wall-clock time in microseconds,
@@ -163,15 +172,19 @@ for p in "${workers[@]}"; do
   main_header+=" T1/T$p"
 done
 header+=$(printf ' %6s' "${widest}CPU")
-printf '\n%s  %s\n' "$header" "$main_header"
 # The configurations take turns, so a burst of load from elsewhere on the
-# machine hits one round of all of them rather than one configuration.
-row() {
-  local prog=$1 arg=$2 config us main summary line
-  local -A best=() best_main=()
+# machine hits one round of all of them rather than one configuration; and
+# with --rounds R the whole list of programs is measured R times over, so
+# that a row's runs come from R stretches of time minutes apart (load from
+# other tenants of these VMs comes and goes in spells of minutes).
+declare -A best=() best_main=() reference=()
+measure() {
+  local prog=$1 arg=$2 key="$1 $2" config us main
   local configs=(serial 1 "${workers[@]}" "copies$widest")
   # The serial elision's output is the reference; this first run also warms up.
-  expected=$("$out/$prog-serial" "$arg") || fail "'$out/$prog-serial $arg' failed"
+  [[ -v reference[$key] ]] || reference[$key]=$("$out/$prog-serial" "$arg") ||
+    fail "'$out/$prog-serial $arg' failed"
+  expected=${reference[$key]}
   for ((i = 0; i < runs; i++)); do
     for config in "${configs[@]}"; do
       case $config in
@@ -180,25 +193,40 @@ row() {
         *) read -r us main < <(time_once "$config" "$out/$prog-parallel" "$arg") ;;
       esac
       [[ -n $us ]] || exit 1
-      keep_min "best[$config]" "$us"
-      keep_min "best_main[$config]" "$main"
+      keep_min "best[$key/$config]" "$us"
+      keep_min "best_main[$key/$config]" "$main"
     done
   done
+}
+row() {
+  local key="$1 $2" summary line p config
+  local -A t=() t_main=()
+  for config in serial 1 "${workers[@]}" "copies$widest"; do
+    t[$config]=${best[$key/$config]}
+    t_main[$config]=${best_main[$key/$config]}
+  done
   # The last line of the output, shortened to fit its column.
-  summary=${expected##*$'\n'}
+  summary=${reference[$key]##*$'\n'}
   ((${#summary} <= 28)) || summary="${summary:0:25}..."
-  line=$(printf '%-18s %-28s %8s %8s' "$prog($arg)" "$summary" "$(seconds "${best[serial]}")" \
-         "$(seconds "${best[1]}")")
-  for p in "${workers[@]}"; do line+=$(printf ' %8s' "$(seconds "${best[$p]}")"); done
-  line+=$(printf ' %6s' "$(ratio "${best[1]}" "${best[serial]}")")
-  for p in "${workers[@]}"; do line+=$(printf ' %7s' "$(ratio "${best[1]}" "${best[$p]}")"); done
-  line+=$(printf ' %6s' "$(ratio "$((widest * best[serial]))" "${best[copies$widest]}")")
-  line+=$(printf '  %13s' "$(ratio "${best_main[1]}" "${best_main[serial]}")")
+  line=$(printf '%-18s %-28s %8s %8s' "$1($2)" "$summary" "$(seconds "${t[serial]}")" "$(seconds "${t[1]}")")
+  for p in "${workers[@]}"; do line+=$(printf ' %8s' "$(seconds "${t[$p]}")"); done
+  line+=$(printf ' %6s' "$(ratio "${t[1]}" "${t[serial]}")")
+  for p in "${workers[@]}"; do line+=$(printf ' %7s' "$(ratio "${t[1]}" "${t[$p]}")"); done
+  line+=$(printf ' %6s' "$(ratio "$((widest * t[serial]))" "${t[copies$widest]}")")
+  line+=$(printf '  %13s' "$(ratio "${t_main[1]}" "${t_main[serial]}")")
   for p in "${workers[@]}"; do
-    line+=$(printf ' %*s' $((${#p} + 4)) "$(ratio "${best_main[1]}" "${best_main[$p]}")")
+    line+=$(printf ' %*s' $((${#p} + 4)) "$(ratio "${t_main[1]}" "${t_main[$p]}")")
   done
   echo "$line"
 }
-for prog in "${programs[@]}"; do
-  for n in ${args[$prog]}; do row "$prog" "$n"; done
+# The last round prints each row as soon as it is measured.
+for ((round = 1; round <= rounds; round++)); do
+  ((round < rounds)) || printf '\n%s  %s\n' "$header" "$main_header"
+  for prog in "${programs[@]}"; do
+    for n in ${args[$prog]}; do
+      measure "$prog" "$n"
+      ((round < rounds)) || row "$prog" "$n"
+    done
+  done
+  ((round == rounds)) || echo "bench: round $round of $rounds done ($(date -u +%H:%M:%S) UTC)" >&2
 done
