@@ -26,7 +26,7 @@
 #                    each row then samples R stretches of time minutes apart
 #   --only "a b"     run only these programs (default: all, in the order below)
 #   --PROG "A B"     the program's first argument, one row per value; defaults:
-#                    fib "38 30", nqueens 11, heat 1024 (100 steps), cilksort 4000000,
+#                    fib 38, nqueens 12, heat 1024 (100 steps), cilksort 4000000,
 #                    matmul 512, strassen 1024, knapsack 32, lu 1024, fft 4194304,
 #                    uts 100000 (roots of the binomial tree), wordfreq 20000
 #   --workers "2 4"  worker counts besides 1, one T and one T1/T column each (default 2)
