@@ -92,6 +92,13 @@ class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
   std::vector<Region> &Regions;
 };
 
+// Whether a lambda captures `*this` by copy.
+bool copiesThis(const LambdaExpr *L) {
+  return L && llvm::any_of(L->captures(), [](const LambdaCapture &C) {
+           return C.capturesThis() && C.getCaptureKind() == LCK_StarThis;
+         });
+}
+
 bool isHiddenFriend(const FunctionDecl *FD) {
   return FD->getFriendObjectKind() != Decl::FOK_None && FD->getLexicalDeclContext()->isRecord();
 }
@@ -508,7 +515,10 @@ class Outliner {
     const auto *Method = dyn_cast<CXXMethodDecl>(Host);
     if (CapturesThis && (!Method || !Method->isInstance())) return refuse("it uses 'this' outside a member function");
     const bool Instance = CapturesThis;
-    if (Instance && Method->isConst()) Qualifiers = " const" + Qualifiers;
+    // A lambda capturing `*this` calls the moved body on its copy, which is
+    // const in a const member and unless the lambda is mutable.
+    if (Instance && (Method->isConst() || (copiesThis(R.Lambda) && !R.Lambda->isMutable())))
+      Qualifiers = " const" + Qualifiers;
 
     const std::string Name = uniqueName(R);
     std::vector<std::string> Declarations, Arguments;
@@ -976,8 +986,7 @@ class Outliner {
     };
     for (const LambdaCapture &C : L.captures()) {
       if (C.capturesThis()) {
-        // (The copy of *this has no name to pass.)
-        if (C.getCaptureKind() == LCK_StarThis) return refuse("it captures '*this' by copy");
+        // (`[*this]` too: the moved body is a member called on the copy.)
         CapturesThis = true;
         continue;
       }
@@ -1043,6 +1052,11 @@ class Outliner {
   // A named closure holds copies and pointers it can initialise from the
   // capture list; an array copy cannot be.
   bool closureAllowed(const LambdaExpr &L) {
+    // (Its copy of the object would be a member of a class nested in the
+    // object's class, which is incomplete there.)
+    if (copiesThis(&L))
+      return refuse("it captures '*this' by copy and is kept where it must become a named class (in a variable that "
+                    "lives across a spawn, or passed to a template that spawns)");
     for (const LambdaCapture &C : L.captures())
       if (C.capturesVariable() && C.getCaptureKind() == LCK_ByCopy && C.getCapturedVar()->getType()->isArrayType())
         return refuse(fmt::format("it captures the array '{}' by copy and is kept where it must become a named "

@@ -512,12 +512,53 @@ class CloneBuilder {
         }
         for (const LambdaCapture &C : L->captures())
           if (C.isExplicit()) ExplicitCaptures.insert(C.getLocation());
+        const bool CopiesObject = copiesProcedureObject(*L);
+        if (CopiesObject && !copyObjectInCapture(*L)) return Ok = false, true;
         ++LambdaDepth;
         Lambdas.push_back(L);
         bool Result = RecursiveASTVisitor::TraverseLambdaExpr(L);
         Lambdas.pop_back();
         --LambdaDepth;
+        if (CopiesObject) ThisPointers.pop_back();
         return Result;
+      }
+      // What `this` of the procedure is in the clones: the `__this`
+      // parameter (a frame's copy in the resume clone), or inside a lambda
+      // that captures `*this` by copy, that copy, which the clone's lambda
+      // holds as `__cilkpp_self` (a static clone has no `this` to capture).
+      llvm::SmallVector<std::string, 2> ThisPointers{"__this"};
+      llvm::DenseSet<unsigned> CopiedThisCaptures;  // offsets of their `*this`
+      bool copiesProcedureObject(const LambdaExpr &L) const {
+        for (auto [C, Init] : llvm::zip(L.captures(), L.capture_inits()))
+          if (C.capturesThis() && C.getCaptureKind() == LCK_StarThis) {
+            const auto *Copied = Init ? Init->getType()->getAsCXXRecordDecl() : nullptr;
+            const CXXRecordDecl *Class = thisClass(B.FD);
+            return Copied && Class && Copied->getCanonicalDecl() == Class->getCanonicalDecl();
+          }
+        return false;
+      }
+      // `[*this]` becomes `[__cilkpp_self = *__this]`. In a const member the
+      // copy is const as `*this` would be (an init-capture's own type drops
+      // const, which only a mutable lambda would see).
+      bool copyObjectInCapture(const LambdaExpr &L) {
+        const auto Capture = llvm::find_if(L.captures(), [](const LambdaCapture &C) {
+          return C.capturesThis() && C.getCaptureKind() == LCK_StarThis;
+        });
+        std::optional<SourceLocation> Loc = B.writtenLoc(Capture->getLocation(), "a capture of '*this'");
+        if (!Loc) return false;
+        const unsigned At = B.SM.getFileOffset(*Loc);
+        if (B.SM.getBufferData(B.SM.getFileID(*Loc)).substr(At, 5) != "*this") {
+          diag::report(B.Ctx.getDiagnostics(), *Loc, diag::ConstructUnsupported)
+              << "a capture of '*this' written with a space or comment inside";
+          return false;
+        }
+        B.substitute(*Loc, 5, "__cilkpp_self = *" + ThisPointers.back());
+        CopiedThisCaptures.insert(At);
+        const auto *Method = dyn_cast<CXXMethodDecl>(B.FD);
+        ThisPointers.push_back(Method && Method->isConst() && L.isMutable()
+                                   ? "static_cast<const decltype(__cilkpp_self) *>(__builtin_addressof(__cilkpp_self))"
+                                   : "__builtin_addressof(__cilkpp_self)");
+        return true;
       }
       // A constant a lambda names without capturing it (`[] { return x + n; }`
       // with `const long n = 3;`): its value, so that a constant expression
@@ -612,7 +653,8 @@ class CloneBuilder {
         if (E->isImplicit() || !isProcedureThis(E)) return true;
         std::optional<SourceLocation> Loc = B.writtenLoc(E->getLocation(), "'this' in a member procedure");
         if (!Loc) return Ok = false, true;
-        B.substitute(*Loc, std::strlen("this"), "__this");
+        if (CopiedThisCaptures.contains(B.SM.getFileOffset(*Loc))) return true;
+        B.substitute(*Loc, std::strlen("this"), ThisPointers.back());
         return true;
       }
       bool VisitMemberExpr(MemberExpr *ME) {
@@ -623,7 +665,7 @@ class CloneBuilder {
         // The first token is replaced rather than prefixed: a statement
         // rewritten around the member (`return x;`) would drop an insertion.
         const unsigned Length = Lexer::MeasureTokenLength(*Loc, B.SM, B.LO);
-        B.substitute(*Loc, Length, "__this->" + Lexer::getSourceText(CharSourceRange::getCharRange(*Loc, Loc->getLocWithOffset(Length)), B.SM, B.LO).str());
+        B.substitute(*Loc, Length, ThisPointers.back() + "->" + Lexer::getSourceText(CharSourceRange::getCharRange(*Loc, Loc->getLocWithOffset(Length)), B.SM, B.LO).str());
         return true;
       }
 
