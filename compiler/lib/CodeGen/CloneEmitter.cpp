@@ -524,8 +524,11 @@ class CloneBuilder {
       }
       // What `this` of the procedure is in the clones: the `__this`
       // parameter (a frame's copy in the resume clone), or inside a lambda
-      // that captures `*this` by copy, that copy, which the clone's lambda
-      // holds as `__cilkpp_self` (a static clone has no `this` to capture).
+      // that captures `*this` by copy, a pointer to that copy, which the
+      // clone's lambda holds as `__cilkpp_self` (a static clone has no `this`
+      // to capture). The pointer is a variable of the lambda's body, so a
+      // lambda inside that captures `this` by copy copies the pointer, as it
+      // would have.
       llvm::SmallVector<std::string, 2> ThisPointers{"__this"};
       llvm::DenseSet<unsigned> CopiedThisCaptures;  // offsets of their `*this`
       bool copiesProcedureObject(const LambdaExpr &L) const {
@@ -552,12 +555,15 @@ class CloneBuilder {
               << "a capture of '*this' written with a space or comment inside";
           return false;
         }
+        std::optional<SourceLocation> Body = B.writtenLoc(L.getBody()->getBeginLoc(), "the body of a lambda capturing '*this'");
+        if (!Body) return false;
         B.substitute(*Loc, 5, "__cilkpp_self = *" + ThisPointers.back());
         CopiedThisCaptures.insert(At);
         const auto *Method = dyn_cast<CXXMethodDecl>(B.FD);
-        ThisPointers.push_back(Method && Method->isConst() && L.isMutable()
-                                   ? "static_cast<const decltype(__cilkpp_self) *>(__builtin_addressof(__cilkpp_self))"
-                                   : "__builtin_addressof(__cilkpp_self)");
+        B.substitute(Body->getLocWithOffset(1), 0,
+                     fmt::format(" [[maybe_unused]] {}auto *const __cilkpp_this_copy = __builtin_addressof(__cilkpp_self);",
+                                 Method && Method->isConst() && L.isMutable() ? "const " : ""));
+        ThisPointers.push_back("__cilkpp_this_copy");
         return true;
       }
       // A constant a lambda names without capturing it (`[] { return x + n; }`
