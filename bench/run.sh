@@ -48,18 +48,21 @@ declare -A args
 for prog in "${programs[@]}"; do args[$prog]=${corpus_args[$prog]}; done
 workers=(2)
 build_driver=1 build_only=0 prebuilt=0
+# needs_value "$@": the option in $1 has its value in $2.
+needs_value() { (($# >= 2)) || { echo "bench: $1 needs a value (see --help)" >&2; exit 2; }; }
 while (($#)); do
   case "$1" in
-    -n) runs=$2; shift 2 ;;
-    --rounds) rounds=$2; shift 2 ;;
-    --only) read -r -a programs <<<"$2"; shift 2 ;;
-    --workers) read -r -a workers <<<"$2"; shift 2 ;;
+    -n) needs_value "$@"; runs=$2; shift 2 ;;
+    --rounds) needs_value "$@"; rounds=$2; shift 2 ;;
+    --only) needs_value "$@"; read -r -a programs <<<"$2"; shift 2 ;;
+    --workers) needs_value "$@"; read -r -a workers <<<"$2"; shift 2 ;;
     --no-build) build_driver=0; shift ;;
     --build-only) build_only=1; shift ;;
     --prebuilt) prebuilt=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     --*) prog=${1#--}
          [[ -v args[$prog] ]] || { echo "bench: unknown program '$prog' (see --help)" >&2; exit 2; }
+         needs_value "$@"
          args[$prog]=$2; shift 2 ;;
     *) echo "bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac

@@ -11,6 +11,7 @@
 #include "CodeGen/UnusedAliases.h"
 #include "Sema/ParallelLoops.h"
 #include "Support/Instantiations.h"
+#include "Support/Lambdas.h"
 #include "Support/Nameable.h"
 #include "Support/References.h"
 #include "Support/SourceRanges.h"
@@ -91,13 +92,6 @@ class RegionCollector : public RecursiveASTVisitor<RegionCollector> {
   const SourceManager &SM;
   std::vector<Region> &Regions;
 };
-
-// Whether a lambda captures `*this` by copy.
-bool copiesThis(const LambdaExpr *L) {
-  return L && llvm::any_of(L->captures(), [](const LambdaCapture &C) {
-           return C.capturesThis() && C.getCaptureKind() == LCK_StarThis;
-         });
-}
 
 bool isHiddenFriend(const FunctionDecl *FD) {
   return FD->getFriendObjectKind() != Decl::FOK_None && FD->getLexicalDeclContext()->isRecord();
@@ -517,7 +511,7 @@ class Outliner {
     const bool Instance = CapturesThis;
     // A lambda capturing `*this` calls the moved body on its copy, which is
     // const in a const member and unless the lambda is mutable.
-    if (Instance && (Method->isConst() || (copiesThis(R.Lambda) && !R.Lambda->isMutable())))
+    if (Instance && (Method->isConst() || (R.Lambda && copyOfThisCapture(*R.Lambda) && !R.Lambda->isMutable())))
       Qualifiers = " const" + Qualifiers;
 
     const std::string Name = uniqueName(R);
@@ -1054,7 +1048,7 @@ class Outliner {
   bool closureAllowed(const LambdaExpr &L) {
     // (Its copy of the object would be a member of a class nested in the
     // object's class, which is incomplete there.)
-    if (copiesThis(&L))
+    if (copyOfThisCapture(L))
       return refuse("it captures '*this' by copy and is kept where it must become a named class (in a variable that "
                     "lives across a spawn, or passed to a template that spawns)");
     for (const LambdaCapture &C : L.captures())

@@ -17,6 +17,7 @@
 #include "Dialect/MacroHistory.h"
 #include "Support/Diagnostics.h"
 #include "Support/Instantiations.h"
+#include "Support/Lambdas.h"
 #include "Support/Movable.h"
 #include "Support/Nameable.h"
 
@@ -532,33 +533,29 @@ class CloneBuilder {
       llvm::SmallVector<std::string, 2> ThisPointers{"__this"};
       llvm::DenseSet<unsigned> CopiedThisCaptures;  // offsets of their `*this`
       bool copiesProcedureObject(const LambdaExpr &L) const {
-        for (auto [C, Init] : llvm::zip(L.captures(), L.capture_inits()))
-          if (C.capturesThis() && C.getCaptureKind() == LCK_StarThis) {
-            const auto *Copied = Init ? Init->getType()->getAsCXXRecordDecl() : nullptr;
-            const CXXRecordDecl *Class = thisClass(B.FD);
-            return Copied && Class && Copied->getCanonicalDecl() == Class->getCanonicalDecl();
-          }
-        return false;
+        const LambdaCapture *Capture = copyOfThisCapture(L);
+        if (!Capture) return false;
+        const Expr *Init = L.capture_inits().begin()[Capture - L.capture_begin()];
+        const auto *Copied = Init ? Init->getType()->getAsCXXRecordDecl() : nullptr;
+        const CXXRecordDecl *Class = thisClass(B.FD);
+        return Copied && Class && Copied->getCanonicalDecl() == Class->getCanonicalDecl();
       }
-      // `[*this]` becomes `[__cilkpp_self = *__this]`. In a const member the
-      // copy is const as `*this` would be (an init-capture's own type drops
-      // const, which only a mutable lambda would see).
+      // `[*this]` (`* this` too) becomes `[__cilkpp_self = *__this]`, and the
+      // body starts with the pointer to the copy, a pointer to const for a
+      // mutable lambda in a const member (whose copy C++ makes const; an
+      // init-capture's own type drops const).
       bool copyObjectInCapture(const LambdaExpr &L) {
-        const auto Capture = llvm::find_if(L.captures(), [](const LambdaCapture &C) {
-          return C.capturesThis() && C.getCaptureKind() == LCK_StarThis;
-        });
-        std::optional<SourceLocation> Loc = B.writtenLoc(Capture->getLocation(), "a capture of '*this'");
-        if (!Loc) return false;
-        const unsigned At = B.SM.getFileOffset(*Loc);
-        if (B.SM.getBufferData(B.SM.getFileID(*Loc)).substr(At, 5) != "*this") {
-          diag::report(B.Ctx.getDiagnostics(), *Loc, diag::ConstructUnsupported)
-              << "a capture of '*this' written with a space or comment inside";
+        std::optional<SourceLocation> Star = B.writtenLoc(copyOfThisCapture(L)->getLocation(), "a capture of '*this'");
+        std::optional<SourceLocation> Body = B.writtenLoc(L.getBody()->getBeginLoc(), "the body of a lambda capturing '*this'");
+        if (!Star || !Body) return false;
+        const std::optional<Token> This = Lexer::findNextToken(*Star, B.SM, B.LO);
+        if (!This || !This->is(tok::raw_identifier) || This->getRawIdentifier() != "this") {
+          diag::report(B.Ctx.getDiagnostics(), *Star, diag::ConstructUnsupported) << "a capture of '*this' spelled by a macro";
           return false;
         }
-        std::optional<SourceLocation> Body = B.writtenLoc(L.getBody()->getBeginLoc(), "the body of a lambda capturing '*this'");
-        if (!Body) return false;
-        B.substitute(*Loc, 5, "__cilkpp_self = *" + ThisPointers.back());
-        CopiedThisCaptures.insert(At);
+        const unsigned At = B.SM.getFileOffset(*Star), End = B.SM.getFileOffset(This->getEndLoc());
+        B.substitute(*Star, End - At, "__cilkpp_self = *" + ThisPointers.back());
+        for (unsigned Offset = At; Offset < End; ++Offset) CopiedThisCaptures.insert(Offset);
         const auto *Method = dyn_cast<CXXMethodDecl>(B.FD);
         B.substitute(Body->getLocWithOffset(1), 0,
                      fmt::format(" [[maybe_unused]] {}auto *const __cilkpp_this_copy = __builtin_addressof(__cilkpp_self);",
